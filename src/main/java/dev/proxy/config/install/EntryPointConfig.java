@@ -1,0 +1,36 @@
+package dev.proxy.config.install;
+
+import dev.proxy.config.decode.InvalidValueException;
+import io.micronaut.core.annotation.Nullable;
+
+/**
+ * One entry point ({@code entryPoints.<name>}): a TCP listener that serves HTTP.
+ *
+ * @param address          {@code [host]:port}; required
+ * @param transport        lifecycle and timeouts
+ * @param forwardedHeaders trust of incoming {@code X-Forwarded-*} headers
+ */
+public record EntryPointConfig(@Nullable String address, @Nullable TransportConfig transport,
+                               @Nullable ForwardedHeadersConfig forwardedHeaders) {
+
+    public EntryPointConfig {
+        if (address == null || address.isBlank()) {
+            throw new InvalidValueException("address", "an entry point needs an address such as :8000");
+        }
+        try {
+            ListenAddress.parse(address);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidValueException("address", e.getMessage());
+        }
+        transport = transport == null ? TransportConfig.DEFAULT : transport;
+        forwardedHeaders = forwardedHeaders == null ? ForwardedHeadersConfig.DEFAULT : forwardedHeaders;
+    }
+
+    public static EntryPointConfig at(String address) {
+        return new EntryPointConfig(address, null, null);
+    }
+
+    public ListenAddress listenAddress() {
+        return ListenAddress.parse(address);
+    }
+}
