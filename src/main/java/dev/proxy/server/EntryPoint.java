@@ -1,0 +1,160 @@
+package dev.proxy.server;
+
+import dev.proxy.config.install.EntryPointConfig;
+import dev.proxy.config.install.ListenAddress;
+import dev.proxy.config.install.RespondingTimeoutsConfig;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.timeout.IdleStateHandler;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One listening entry point: binds its address, serves HTTP/1.1 on every accepted connection, and drains
+ * gracefully (stop accepting, let in-flight requests finish, close idle keep-alive connections).
+ */
+public final class EntryPoint {
+
+    private static final Logger LOG = LoggerFactory.getLogger(EntryPoint.class);
+
+    /** Edge defaults close to nginx's: an 8 KiB request line, 32 KiB of headers in all. */
+    static final int MAX_INITIAL_LINE = 8 * 1024;
+    static final int MAX_HEADER_SIZE = 32 * 1024;
+
+    private final String name;
+    private final EntryPointConfig config;
+    private final RoutingService routing;
+    private final Set<HttpConnectionHandler> connections = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final CompletableFuture<Void> drained = new CompletableFuture<>();
+    private volatile boolean draining;
+    private volatile Channel listener;
+
+    public EntryPoint(String name, EntryPointConfig config, RoutingService routing) {
+        this.name = name;
+        this.config = config;
+        this.routing = routing;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public EntryPointConfig config() {
+        return config;
+    }
+
+    /** Binds the listener; throws with the entry point's name and address when the port cannot be taken. */
+    public void bind(NettyTransport transport) {
+        ListenAddress address = config.listenAddress();
+        RespondingTimeoutsConfig timeouts = config.transport().respondingTimeouts();
+        ServerBootstrap bootstrap = new ServerBootstrap()
+                .group(transport.acceptors(), transport.workers())
+                .channel(transport.serverChannelType())
+                .option(ChannelOption.SO_BACKLOG, 1024)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(new ChannelInitializer<>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        ChannelPipeline p = ch.pipeline();
+                        p.addLast("codec", new HttpServerCodec(new HttpDecoderConfig()
+                                .setMaxInitialLineLength(MAX_INITIAL_LINE)
+                                .setMaxHeaderSize(MAX_HEADER_SIZE)
+                                .setValidateHeaders(true)
+                                .setStrictLineParsing(true)
+                                .setAllowDuplicateContentLengths(false)));
+                        Duration idle = timeouts.idleTimeout();
+                        if (!idle.isZero()) {
+                            p.addLast("idle", new IdleStateHandler(0, 0, idle.toMillis(), TimeUnit.MILLISECONDS));
+                        }
+                        p.addLast("http", new HttpConnectionHandler(EntryPoint.this, routing));
+                    }
+                });
+        try {
+            listener = bootstrap.bind(address.bindAddress()).syncUninterruptibly().channel();
+        } catch (Exception e) {
+            throw new IllegalStateException("entry point " + name + ": cannot listen on " + config.address() + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** The port actually bound (useful when the configured port is 0). */
+    public int port() {
+        return ((InetSocketAddress) listener.localAddress()).getPort();
+    }
+
+    public boolean isDraining() {
+        return draining;
+    }
+
+    /** Stops accepting new connections; accepted connections go on being served. */
+    public void stopAccepting() {
+        Channel l = listener;
+        if (l != null && l.isOpen()) {
+            l.close().syncUninterruptibly();
+            LOG.debug("entry point {}: stopped accepting", name);
+        }
+    }
+
+    /**
+     * Starts draining: idle keep-alive connections close now, busy ones after their current response (which says
+     * {@code Connection: close}). Completes when no request is in flight, or after {@code grace}, when the remaining
+     * connections are closed.
+     */
+    public CompletableFuture<Void> drain(Duration grace) {
+        draining = true;
+        connections.forEach(HttpConnectionHandler::closeIfIdle);
+        checkDrained();
+        return drained.completeOnTimeout(null, grace.toMillis(), TimeUnit.MILLISECONDS)
+                .whenComplete((v, e) -> {
+                    if (inFlight.get() > 0) {
+                        LOG.warn("entry point {}: {} request(s) still in flight after graceTimeOut {}, closing",
+                                name, inFlight.get(), grace);
+                    }
+                    connections.forEach(HttpConnectionHandler::forceClose);
+                });
+    }
+
+    void connectionOpened(HttpConnectionHandler c) {
+        connections.add(c);
+        if (draining) {
+            c.closeIfIdle();
+        }
+    }
+
+    void connectionClosed(HttpConnectionHandler c) {
+        connections.remove(c);
+    }
+
+    void requestStarted() {
+        inFlight.incrementAndGet();
+    }
+
+    void requestFinished() {
+        inFlight.decrementAndGet();
+        checkDrained();
+    }
+
+    private void checkDrained() {
+        if (draining && inFlight.get() <= 0) {
+            drained.complete(null);
+        }
+    }
+
+    public int requestsInFlight() {
+        return inFlight.get();
+    }
+}

@@ -1,0 +1,211 @@
+package dev.proxy.server;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.ReferenceCountUtil;
+import java.util.ArrayDeque;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves the HTTP/1.1 requests of one client connection, one at a time and in order: routes each request through
+ * the current snapshot and lets the handler answer. Pipelined requests wait (reading pauses) until the response
+ * before them is complete, so responses never interleave.
+ */
+final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HttpConnectionHandler.class);
+
+    private final EntryPoint entryPoint;
+    private final RoutingService routing;
+    private final ArrayDeque<Object> waiting = new ArrayDeque<>();
+    private ChannelHandlerContext ctx;
+    private Exchange current;
+    private boolean requestComplete;
+    private boolean responseComplete;
+    private boolean closeAfterResponse;
+    private volatile boolean idle = true;
+
+    HttpConnectionHandler(EntryPoint entryPoint, RoutingService routing) {
+        this.entryPoint = entryPoint;
+        this.routing = routing;
+    }
+
+    String entryPointName() {
+        return entryPoint.name();
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+        entryPoint.connectionOpened(this);
+        ctx.fireChannelActive();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        if (current != null && !responseComplete) {
+            entryPoint.requestFinished();
+        }
+        current = null;
+        waiting.forEach(ReferenceCountUtil::release);
+        waiting.clear();
+        entryPoint.connectionClosed(this);
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (current != null && requestComplete) {
+            // A pipelined request arrived before the previous response ended: keep it for later, stop reading.
+            waiting.add(msg);
+            ctx.channel().config().setAutoRead(false);
+            return;
+        }
+        if (msg instanceof HttpRequest request) {
+            startRequest(ctx, request);
+        }
+        if (msg instanceof HttpContent content) {
+            boolean last = content instanceof LastHttpContent;
+            // Until the routing core forwards bodies, a request body is read and dropped.
+            content.release();
+            if (last && current != null) {
+                requestComplete = true;
+                if (responseComplete) {
+                    finishExchange();
+                }
+            }
+        } else if (!(msg instanceof HttpRequest)) {
+            ReferenceCountUtil.release(msg);
+        }
+    }
+
+    private void startRequest(ChannelHandlerContext ctx, HttpRequest request) {
+        if (request.decoderResult().isFailure()) {
+            rejectMalformed(ctx, request);
+            return;
+        }
+        idle = false;
+        entryPoint.requestStarted();
+        current = new Exchange(ctx, request, this);
+        requestComplete = false;
+        responseComplete = false;
+        RouteHandler handler = routing.snapshot().route(entryPoint.name(), current);
+        try {
+            if (handler == null) {
+                current.respond(HttpResponseStatus.NOT_FOUND, "404 page not found");
+            } else {
+                handler.handle(current);
+            }
+        } catch (RuntimeException e) {
+            LOG.error("entry point {}: handler {} failed", entryPoint.name(), handler == null ? "-" : handler.name(), e);
+            if (!current.responded()) {
+                current.respond(HttpResponseStatus.INTERNAL_SERVER_ERROR, "Internal Server Error");
+            }
+        }
+    }
+
+    /** Malformed requests get a 4xx and the connection is closed; nothing of them reaches a handler. */
+    private void rejectMalformed(ChannelHandlerContext ctx, HttpRequest request) {
+        Throwable cause = request.decoderResult().cause();
+        HttpResponseStatus status = cause instanceof TooLongHttpLineException ? HttpResponseStatus.REQUEST_URI_TOO_LONG
+                : cause instanceof TooLongHttpHeaderException ? HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE
+                : cause instanceof TooLongFrameException ? HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE
+                : HttpResponseStatus.BAD_REQUEST;
+        LOG.debug("entry point {}: malformed request from {}: {}", entryPoint.name(), ctx.channel().remoteAddress(),
+                cause == null ? "?" : cause.getMessage());
+        entryPoint.requestStarted();
+        current = new Exchange(ctx, request, this);
+        requestComplete = true;
+        responseComplete = false;
+        closeAfterResponse = true;
+        current.respond(status, status.reasonPhrase());
+    }
+
+    /** Whether the connection may serve another request after this one. */
+    boolean keepAliveAfter(HttpRequest request) {
+        return !closeAfterResponse && !entryPoint.isDraining() && HttpUtil.isKeepAlive(request);
+    }
+
+    /** Called by the exchange once its response is fully written (or failed). */
+    void responseComplete(Exchange exchange, boolean keepAlive) {
+        if (exchange != current) {
+            return;
+        }
+        responseComplete = true;
+        if (!keepAlive) {
+            entryPoint.requestFinished();
+            current = null;
+            ctx.close();
+            return;
+        }
+        if (requestComplete) {
+            finishExchange();
+        }
+        // Otherwise the rest of the request body is still being read and dropped; the exchange ends with it.
+    }
+
+    private void finishExchange() {
+        entryPoint.requestFinished();
+        current = null;
+        idle = true;
+        if (entryPoint.isDraining()) {
+            ctx.close();
+            return;
+        }
+        while (current == null && !waiting.isEmpty()) {
+            channelRead(ctx, waiting.poll());
+        }
+        if (current == null || !requestComplete) {
+            ctx.channel().config().setAutoRead(true);
+            ctx.read();
+        }
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt instanceof IdleStateEvent && current == null) {
+            ctx.close(); // idleTimeout: a keep-alive connection without a request
+            return;
+        }
+        ctx.fireUserEventTriggered(evt);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        LOG.debug("entry point {}: connection from {} failed: {}", entryPoint.name(), ctx.channel().remoteAddress(),
+                cause.toString());
+        ctx.close();
+    }
+
+    /** Closes the connection now if no request is in progress (graceful shutdown). */
+    void closeIfIdle() {
+        if (ctx == null) {
+            return;
+        }
+        ctx.executor().execute(() -> {
+            if (current == null) {
+                ctx.close();
+            }
+        });
+    }
+
+    void forceClose() {
+        if (ctx != null) {
+            ctx.close();
+        }
+    }
+
+    boolean isIdle() {
+        return idle;
+    }
+}
