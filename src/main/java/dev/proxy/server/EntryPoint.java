@@ -10,6 +10,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpServerExpectContinueHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -80,6 +81,8 @@ public final class EntryPoint {
                         if (!idle.isZero()) {
                             p.addLast("idle", new IdleStateHandler(0, 0, idle.toMillis(), TimeUnit.MILLISECONDS));
                         }
+                        // Answers "Expect: 100-continue" itself, so backends never see Expect.
+                        p.addLast("expect", new HttpServerExpectContinueHandler());
                         p.addLast("http", new HttpConnectionHandler(EntryPoint.this, routing));
                     }
                 });
@@ -94,6 +97,11 @@ public final class EntryPoint {
     /** The port actually bound (useful when the configured port is 0). */
     public int port() {
         return ((InetSocketAddress) listener.localAddress()).getPort();
+    }
+
+    /** Whether this entry point terminates TLS (arrives with issue 4). */
+    public boolean isTls() {
+        return false;
     }
 
     public boolean isDraining() {

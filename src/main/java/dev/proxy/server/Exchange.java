@@ -2,36 +2,71 @@ package dev.proxy.server;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.util.ReferenceCountUtil;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
 
 /**
- * One request on one connection, from its head to the end of its response. Handlers read the request through it
- * and answer through it; the connection learns from it when the response is complete.
+ * One request on one client connection, from its head to the end of its response. Handlers read the request
+ * through it, take its body ({@link #requestBodyTo}) and answer through it — with a complete response or a streamed
+ * head and body. Always used on the connection's event loop.
  */
 public final class Exchange {
 
     private final ChannelHandlerContext ctx;
     private final HttpRequest request;
     private final HttpConnectionHandler connection;
+    private final String originalHost;
+    private final boolean clientKeepAlive;
+    private final HttpVersion clientVersion;
     private String path;
     private String host;
+    private Map<String, List<String>> query;
+    private RequestBodySink bodySink;
+    private ArrayDeque<HttpContent> pendingBody;
+    private boolean requestComplete;
     private boolean responded;
+    private boolean keepAlive;
+    private List<Consumer<HttpResponse>> responseHeadHooks;
+    private Runnable onClientWritable;
+    private Runnable onAbort;
 
     Exchange(ChannelHandlerContext ctx, HttpRequest request, HttpConnectionHandler connection) {
         this.ctx = ctx;
         this.request = request;
         this.connection = connection;
+        this.originalHost = request.headers().get(HttpHeaderNames.HOST, "");
+        // Decided before any handler rewrites the head for a backend (which removes Connection).
+        this.clientKeepAlive = HttpUtil.isKeepAlive(request);
+        this.clientVersion = request.protocolVersion();
+    }
+
+    /** The HTTP version the client spoke. */
+    public HttpVersion clientVersion() {
+        return clientVersion;
     }
 
     public HttpRequest request() {
@@ -42,32 +77,173 @@ public final class Exchange {
         return connection.entryPointName();
     }
 
-    /** The request path without the query string. */
+    public EntryPoint entryPointInfo() {
+        return connection.entryPoint();
+    }
+
+    /** The request path without the query string (from an absolute-form target, without scheme and authority). */
     public String path() {
         if (path == null) {
             String uri = request.uri();
-            int q = uri.indexOf('?');
-            path = q < 0 ? uri : uri.substring(0, q);
+            int start = 0;
+            if (!uri.startsWith("/")) {
+                int scheme = uri.indexOf("://");
+                int slash = scheme < 0 ? -1 : uri.indexOf('/', scheme + 3);
+                start = slash < 0 ? uri.length() : slash;
+            }
+            int q = uri.indexOf('?', start);
+            path = uri.substring(start, q < 0 ? uri.length() : q);
+            if (path.isEmpty()) {
+                path = "/";
+            }
         }
         return path;
+    }
+
+    /** The raw query string without {@code ?}, or empty. */
+    public String rawQuery() {
+        String uri = request.uri();
+        int q = uri.indexOf('?');
+        return q < 0 ? "" : uri.substring(q + 1);
     }
 
     /** The request host, lower case, without port; empty when the request has none. */
     public String host() {
         if (host == null) {
-            String h = request.headers().get(HttpHeaderNames.HOST, "");
+            String h = originalHost;
             int colon = h.startsWith("[") ? h.indexOf("]:") + 1 : h.lastIndexOf(':');
             host = (colon > 0 ? h.substring(0, colon) : h).toLowerCase(Locale.ROOT);
         }
         return host;
     }
 
+    /** The Host header as the client sent it (with port). */
+    public String originalHost() {
+        return originalHost;
+    }
+
+    public String method() {
+        return request.method().name();
+    }
+
+    public List<String> headerValues(String name) {
+        return request.headers().getAll(name);
+    }
+
+    /** Decoded values of a query parameter; null when absent. */
+    public List<String> queryValues(String name) {
+        if (query == null) {
+            query = new QueryStringDecoder(rawQuery(), StandardCharsets.UTF_8, false).parameters();
+        }
+        return query.get(name);
+    }
+
     public InetSocketAddress remoteAddress() {
         return (InetSocketAddress) ctx.channel().remoteAddress();
     }
 
+    public InetAddress clientAddress() {
+        return remoteAddress().getAddress();
+    }
+
+    public InetSocketAddress localAddress() {
+        return (InetSocketAddress) ctx.channel().localAddress();
+    }
+
     public boolean isHead() {
         return request.method().equals(HttpMethod.HEAD);
+    }
+
+    /** The client connection's channel (its event loop is where backends are dialled). */
+    public Channel clientChannel() {
+        return ctx.channel();
+    }
+
+    // ---- request body ----
+
+    /** Sends the request body (what has arrived and what will) to the sink. */
+    public void requestBodyTo(RequestBodySink sink) {
+        this.bodySink = sink;
+        if (pendingBody != null) {
+            HttpContent c;
+            while ((c = pendingBody.poll()) != null) {
+                sink.onRequestContent(c);
+            }
+        }
+    }
+
+    void requestContent(HttpContent content) {
+        if (content instanceof LastHttpContent) {
+            requestComplete = true;
+        }
+        if (bodySink != null) {
+            bodySink.onRequestContent(content);
+        } else if (responded) {
+            content.release();
+        } else {
+            if (pendingBody == null) {
+                pendingBody = new ArrayDeque<>(4);
+            }
+            pendingBody.add(content);
+        }
+    }
+
+    public boolean requestComplete() {
+        return requestComplete;
+    }
+
+    /** Whether the request has a body to stream (Content-Length &gt; 0 or chunked). */
+    public boolean hasRequestBody() {
+        return HttpUtil.isTransferEncodingChunked(request) || HttpUtil.getContentLength(request, 0L) > 0;
+    }
+
+    /** Stops reading from the client (backpressure while a backend cannot take more). */
+    public void pauseClientReads() {
+        ctx.channel().config().setAutoRead(false);
+    }
+
+    public void resumeClientReads() {
+        ctx.channel().config().setAutoRead(true);
+    }
+
+    public boolean clientWritable() {
+        return ctx.channel().isWritable();
+    }
+
+    /** Called when the client connection becomes writable again after {@link #clientWritable()} was false. */
+    public void onClientWritable(Runnable r) {
+        this.onClientWritable = r;
+    }
+
+    /** Called if the client connection closes before the response is complete. */
+    public void onAbort(Runnable r) {
+        this.onAbort = r;
+    }
+
+    void clientWritabilityChanged() {
+        if (onClientWritable != null && ctx.channel().isWritable()) {
+            onClientWritable.run();
+        }
+    }
+
+    void aborted() {
+        if (pendingBody != null) {
+            pendingBody.forEach(ReferenceCountUtil::release);
+            pendingBody.clear();
+        }
+        if (onAbort != null) {
+            onAbort.run();
+        }
+    }
+
+    // ---- response ----
+
+    /** Lets a middleware adjust the response head before it is sent (headers, cookies). */
+    public void addResponseHeadHook(Consumer<HttpResponse> hook) {
+        if (responseHeadHooks == null) {
+            responseHeadHooks = new ArrayList<>(2);
+        }
+        responseHeadHooks.add(hook);
     }
 
     /** Answers with a plain-text body (none for HEAD requests, which still get its length). */
@@ -77,32 +253,84 @@ public final class Exchange {
 
     /** A plain-text response for this request, not yet sent (callers may add headers). */
     public FullHttpResponse textResponse(HttpResponseStatus status, String body) {
-        ByteBuf content = isHead() ? Unpooled.EMPTY_BUFFER : Unpooled.copiedBuffer(body, StandardCharsets.UTF_8);
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        ByteBuf content = isHead() ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(bytes);
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, content);
-        if (!body.isEmpty()) {
+        if (bytes.length > 0) {
             response.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/plain; charset=utf-8");
         }
-        response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.getBytes(StandardCharsets.UTF_8).length);
+        response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, bytes.length);
         return response;
     }
 
-    /** Writes a complete response; the connection is kept alive or closed as the request and the proxy's state say. */
+    /** Writes a complete response. */
     public void respond(FullHttpResponse response) {
+        sendResponseHead(response);
+        finishResponse(ctx.writeAndFlush(response));
+    }
+
+    /**
+     * Writes the head of a streamed response (not flushed; the first body chunk flushes it). The connection's
+     * keep-alive decision is made here and written into the head.
+     */
+    public void sendResponseHead(HttpResponse head) {
         if (responded) {
-            response.release();
             throw new IllegalStateException("response already sent");
         }
         responded = true;
-        boolean keepAlive = connection.keepAliveAfter(request);
-        if (!keepAlive) {
-            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-        } else if (request.protocolVersion().equals(HttpVersion.HTTP_1_0)) {
-            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+        if (responseHeadHooks != null) {
+            for (Consumer<HttpResponse> hook : responseHeadHooks) {
+                hook.accept(head);
+            }
         }
-        ctx.writeAndFlush(response).addListener(f -> connection.responseComplete(this, keepAlive && f.isSuccess()));
+        keepAlive = clientKeepAlive && connection.mayKeepAlive();
+        if (!keepAlive) {
+            head.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        } else if (clientVersion.equals(HttpVersion.HTTP_1_0)) {
+            head.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+        }
+        if (pendingBody != null && bodySink == null) {
+            pendingBody.forEach(ReferenceCountUtil::release);
+            pendingBody.clear();
+        }
+        if (!(head instanceof FullHttpResponse)) {
+            ctx.write(head);
+        }
+    }
+
+    /** Writes a body chunk of a streamed response; the last one completes the exchange. */
+    public ChannelFuture sendResponseContent(HttpContent content) {
+        ChannelFuture f = ctx.writeAndFlush(content);
+        if (content instanceof LastHttpContent) {
+            finishResponse(f);
+        }
+        return f;
+    }
+
+    /** Ends the response without further bytes after a failure mid-stream: the client connection is closed. */
+    public void abortResponse() {
+        keepAlive = false;
+        responded = true;
+        connection.responseComplete(this, false);
+    }
+
+    /** Marks the keep-alive decision void: the connection closes after this response (e.g. after an upgrade). */
+    public void closeAfterResponse() {
+        keepAlive = false;
+    }
+
+    private void finishResponse(ChannelFuture written) {
+        boolean ka = keepAlive;
+        written.addListener(f -> connection.responseComplete(this, ka && f.isSuccess()));
     }
 
     public boolean responded() {
         return responded;
+    }
+
+    /** Hands the raw connection over (protocol upgrade): the HTTP codec is removed and the exchange ends. */
+    public Channel takeOverConnection() {
+        connection.upgraded(this);
+        return ctx.channel();
     }
 }

@@ -6,7 +6,6 @@ import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
@@ -30,10 +29,9 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
     private final ArrayDeque<Object> waiting = new ArrayDeque<>();
     private ChannelHandlerContext ctx;
     private Exchange current;
-    private boolean requestComplete;
     private boolean responseComplete;
     private boolean closeAfterResponse;
-    private volatile boolean idle = true;
+    private boolean upgraded;
 
     HttpConnectionHandler(EntryPoint entryPoint, RoutingService routing) {
         this.entryPoint = entryPoint;
@@ -42,6 +40,10 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
 
     String entryPointName() {
         return entryPoint.name();
+    }
+
+    EntryPoint entryPoint() {
+        return entryPoint;
     }
 
     @Override
@@ -53,10 +55,12 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        if (current != null && !responseComplete) {
-            entryPoint.requestFinished();
-        }
+        Exchange ex = current;
         current = null;
+        if (ex != null && !responseComplete) {
+            entryPoint.requestFinished();
+            ex.aborted();
+        }
         waiting.forEach(ReferenceCountUtil::release);
         waiting.clear();
         entryPoint.connectionClosed(this);
@@ -64,8 +68,16 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
     }
 
     @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (current != null) {
+            current.clientWritabilityChanged();
+        }
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (current != null && requestComplete) {
+        if (current != null && current.requestComplete()) {
             // A pipelined request arrived before the previous response ended: keep it for later, stop reading.
             waiting.add(msg);
             ctx.channel().config().setAutoRead(false);
@@ -75,14 +87,16 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
             startRequest(ctx, request);
         }
         if (msg instanceof HttpContent content) {
-            boolean last = content instanceof LastHttpContent;
-            // Until the routing core forwards bodies, a request body is read and dropped.
-            content.release();
-            if (last && current != null) {
-                requestComplete = true;
-                if (responseComplete) {
+            Exchange ex = current;
+            if (ex == null || responseComplete) {
+                // The rest of a body whose response is already complete: read and dropped.
+                content.release();
+                if (content instanceof LastHttpContent && ex != null) {
+                    ex.requestContent(LastHttpContent.EMPTY_LAST_CONTENT);
                     finishExchange();
                 }
+            } else {
+                ex.requestContent(content);
             }
         } else if (!(msg instanceof HttpRequest)) {
             ReferenceCountUtil.release(msg);
@@ -94,10 +108,8 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
             rejectMalformed(ctx, request);
             return;
         }
-        idle = false;
         entryPoint.requestStarted();
         current = new Exchange(ctx, request, this);
-        requestComplete = false;
         responseComplete = false;
         RouteHandler handler = routing.snapshot().route(entryPoint.name(), current);
         try {
@@ -108,7 +120,7 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
             }
         } catch (RuntimeException e) {
             LOG.error("entry point {}: handler {} failed", entryPoint.name(), handler == null ? "-" : handler.name(), e);
-            if (!current.responded()) {
+            if (current != null && !current.responded()) {
                 current.respond(HttpResponseStatus.INTERNAL_SERVER_ERROR, "Internal Server Error");
             }
         }
@@ -124,21 +136,21 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
         LOG.debug("entry point {}: malformed request from {}: {}", entryPoint.name(), ctx.channel().remoteAddress(),
                 cause == null ? "?" : cause.getMessage());
         entryPoint.requestStarted();
-        current = new Exchange(ctx, request, this);
-        requestComplete = true;
-        responseComplete = false;
         closeAfterResponse = true;
+        current = new Exchange(ctx, request, this);
+        current.requestContent(LastHttpContent.EMPTY_LAST_CONTENT);
+        responseComplete = false;
         current.respond(status, status.reasonPhrase());
     }
 
-    /** Whether the connection may serve another request after this one. */
-    boolean keepAliveAfter(HttpRequest request) {
-        return !closeAfterResponse && !entryPoint.isDraining() && HttpUtil.isKeepAlive(request);
+    /** Whether the connection may serve another request after this one (the client's wish aside). */
+    boolean mayKeepAlive() {
+        return !closeAfterResponse && !entryPoint.isDraining();
     }
 
     /** Called by the exchange once its response is fully written (or failed). */
     void responseComplete(Exchange exchange, boolean keepAlive) {
-        if (exchange != current) {
+        if (exchange != current || responseComplete) {
             return;
         }
         responseComplete = true;
@@ -148,16 +160,15 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
             ctx.close();
             return;
         }
-        if (requestComplete) {
+        if (exchange.requestComplete()) {
             finishExchange();
         }
-        // Otherwise the rest of the request body is still being read and dropped; the exchange ends with it.
+        // Otherwise the rest of the request body is read and dropped; the exchange ends with it.
     }
 
     private void finishExchange() {
         entryPoint.requestFinished();
         current = null;
-        idle = true;
         if (entryPoint.isDraining()) {
             ctx.close();
             return;
@@ -165,10 +176,24 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
         while (current == null && !waiting.isEmpty()) {
             channelRead(ctx, waiting.poll());
         }
-        if (current == null || !requestComplete) {
+        if (current == null || !current.requestComplete()) {
             ctx.channel().config().setAutoRead(true);
             ctx.read();
         }
+    }
+
+    /** A protocol upgrade took the connection: stop parsing HTTP; what follows is relayed as bytes. */
+    void upgraded(Exchange exchange) {
+        upgraded = true;
+        responseComplete = true;
+        entryPoint.requestFinished();
+        current = null;
+        ctx.pipeline().remove("codec");
+        ctx.pipeline().remove("expect");
+        if (ctx.pipeline().get("idle") != null) {
+            ctx.pipeline().remove("idle");
+        }
+        ctx.pipeline().remove(this);
     }
 
     @Override
@@ -193,7 +218,7 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         ctx.executor().execute(() -> {
-            if (current == null) {
+            if (current == null && !upgraded) {
                 ctx.close();
             }
         });
@@ -203,9 +228,5 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
         if (ctx != null) {
             ctx.close();
         }
-    }
-
-    boolean isIdle() {
-        return idle;
     }
 }

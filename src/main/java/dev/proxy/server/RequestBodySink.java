@@ -1,0 +1,9 @@
+package dev.proxy.server;
+
+import io.netty.handler.codec.http.HttpContent;
+
+/** Receives the request body of an exchange, chunk by chunk, taking ownership of each chunk. */
+public interface RequestBodySink {
+
+    void onRequestContent(HttpContent content);
+}
