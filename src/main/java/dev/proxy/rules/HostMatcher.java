@@ -8,8 +8,7 @@ import java.util.function.Predicate;
  * side. {@code *} matches every host; {@code *.example.com} matches hosts with exactly one more label
  * ({@code a.example.com}, not {@code example.com} nor {@code a.b.example.com}).
  *
- * <p>Compares in place with {@link String#regionMatches(boolean, int, String, int, int)}: no lower-casing or
- * substring per request.
+ * <p>Compares in place: no lower-casing or substring per request.
  */
 final class HostMatcher implements Predicate<RequestFacts> {
 
@@ -57,12 +56,21 @@ final class HostMatcher implements Predicate<RequestFacts> {
             length--;
         }
         if (!wildcard) {
-            return length == name.length() && host.regionMatches(true, 0, name, 0, length);
+            return length == name.length() && regionEquals(host, 0);
         }
         int labelEnd = length - name.length(); // name is ".example.com"
         return labelEnd > 0
-                && host.regionMatches(true, labelEnd, name, 0, name.length())
+                && regionEquals(host, labelEnd)
                 && host.lastIndexOf('.', labelEnd - 1) < 0;
+    }
+
+    /**
+     * {@code name} occurs in {@code host} at {@code offset}, ignoring case. The data plane lower-cases hosts, so
+     * the exact comparison almost always decides; the case-insensitive one is a fallback that costs a miss
+     * little, as it stops at the first differing character.
+     */
+    private boolean regionEquals(String host, int offset) {
+        return host.startsWith(name, offset) || host.regionMatches(true, offset, name, 0, name.length());
     }
 
     private static String stripTrailingDot(String host) {
