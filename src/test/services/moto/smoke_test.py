@@ -249,6 +249,11 @@ def check_ecs_anywhere(s: Scenario) -> None:
     addresses = [i["IPAddress"] for i in info["InstanceInformationList"]]
     expect(addresses == ["127.0.0.9"], f"SSM answered {addresses}")
 
+    for i in range(11):
+        s.emulator.control("POST", "/_proxy/managed-instances", {"instanceId": f"mi-{i:017x}", "ip": f"127.0.1.{i + 1}"})
+    sizes = [len(p["InstanceInformationList"]) for p in s.ssm.get_paginator("describe_instance_information").paginate()]
+    expect(sizes == [10, 2], f"DescribeInstanceInformation pages {sizes}, want SSM's default of 10")
+
 
 def check_task_pages(s: Scenario) -> None:
     s.ecs.create_cluster(clusterName="bulk")

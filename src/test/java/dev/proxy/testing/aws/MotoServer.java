@@ -1,5 +1,6 @@
 package dev.proxy.testing.aws;
 
+import io.micronaut.core.annotation.Nullable;
 import io.micronaut.core.type.Argument;
 import io.micronaut.json.JsonMapper;
 import java.io.IOException;
@@ -32,7 +33,7 @@ public final class MotoServer implements AutoCloseable {
      * @param status HTTP status of the error response
      * @param times how many calls fail; null: until {@link #clearFaults()}
      */
-    public record Fault(String code, int status, Integer times) {
+    public record Fault(@Nullable String code, int status, @Nullable Integer times) {
         public static Fault throttling() {
             return new Fault(null, 400, null);
         }
