@@ -79,7 +79,11 @@ final class ClientIpMatcher implements Predicate<RequestFacts> {
 
     @Override
     public boolean test(RequestFacts request) {
-        InetAddress client = request.clientAddress();
+        return contains(request.clientAddress());
+    }
+
+    /** Whether the address is in this range (IPv4-mapped IPv6 addresses count as IPv4). */
+    boolean contains(InetAddress client) {
         if (client == null) {
             return false;
         }

@@ -19,6 +19,7 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.util.ReferenceCountUtil;
+import dev.proxy.rules.RequestFacts;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -34,7 +35,7 @@ import java.util.function.Consumer;
  * through it, take its body ({@link #requestBodyTo}) and answer through it — with a complete response or a streamed
  * head and body. Always used on the connection's event loop.
  */
-public final class Exchange {
+public final class Exchange implements RequestFacts {
 
     private final ChannelHandlerContext ctx;
     private final HttpRequest request;
@@ -82,6 +83,7 @@ public final class Exchange {
     }
 
     /** The request path without the query string (from an absolute-form target, without scheme and authority). */
+    @Override
     public String path() {
         if (path == null) {
             String uri = request.uri();
@@ -108,6 +110,7 @@ public final class Exchange {
     }
 
     /** The request host, lower case, without port; empty when the request has none. */
+    @Override
     public String host() {
         if (host == null) {
             String h = originalHost;
@@ -122,15 +125,18 @@ public final class Exchange {
         return originalHost;
     }
 
+    @Override
     public String method() {
         return request.method().name();
     }
 
+    @Override
     public List<String> headerValues(String name) {
         return request.headers().getAll(name);
     }
 
     /** Decoded values of a query parameter; null when absent. */
+    @Override
     public List<String> queryValues(String name) {
         if (query == null) {
             query = new QueryStringDecoder(rawQuery(), StandardCharsets.UTF_8, false).parameters();
@@ -142,6 +148,7 @@ public final class Exchange {
         return (InetSocketAddress) ctx.channel().remoteAddress();
     }
 
+    @Override
     public InetAddress clientAddress() {
         return remoteAddress().getAddress();
     }

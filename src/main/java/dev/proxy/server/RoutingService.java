@@ -3,7 +3,13 @@ package dev.proxy.server;
 import dev.proxy.config.install.InstallConfig;
 import dev.proxy.config.install.PingConfig;
 import dev.proxy.ping.PingHandler;
+import dev.proxy.config.dynamic.Middleware;
+import dev.proxy.config.dynamic.Router;
+import dev.proxy.config.dynamic.Service;
+import dev.proxy.server.forward.Forwarder;
 import jakarta.inject.Singleton;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,10 +25,37 @@ public class RoutingService {
     /** Above every user router, as Traefik's internal ping router. */
     static final long INTERNAL_PRIORITY = Long.MAX_VALUE;
 
-    private final AtomicReference<RoutingSnapshot> current;
+    private static final Logger LOG = LoggerFactory.getLogger(RoutingService.class);
 
-    public RoutingService(InstallConfig config, PingHandler ping) {
+    private final AtomicReference<RoutingSnapshot> current;
+    private final RoutingCompiler compiler;
+    private Map<String, RoutingCompiler.CompiledService> services = Map.of();
+    private volatile Map<String, String> errors = Map.of();
+
+    public RoutingService(InstallConfig config, PingHandler ping, Forwarder forwarder) {
         this.current = new AtomicReference<>(new RoutingSnapshot(internalRoutes(config, ping)));
+        this.compiler = new RoutingCompiler(config, forwarder, ping);
+    }
+
+    /**
+     * Compiles a merged configuration (qualified names) and publishes it. Called by the configuration watcher's
+     * single thread, never on a request thread.
+     */
+    public synchronized void apply(Map<String, Router> routers, Map<String, Service> services,
+                                   Map<String, Middleware> middlewares) {
+        long start = System.nanoTime();
+        RoutingCompiler.Result result = compiler.compile(routers, services, middlewares, this.services);
+        current.set(result.snapshot());
+        this.services = result.services();
+        this.errors = result.errors();
+        result.errors().forEach((router, reason) -> LOG.error("router {} disabled: {}", router, reason));
+        LOG.debug("routing rebuilt in {} µs: {} routers, {} services", (System.nanoTime() - start) / 1000,
+                routers.size() - result.errors().size(), result.services().size());
+    }
+
+    /** Routers disabled by the last configuration, with the reason. */
+    public Map<String, String> errors() {
+        return errors;
     }
 
     public RoutingSnapshot snapshot() {
