@@ -8,6 +8,8 @@ import dev.proxy.config.dynamic.DynamicConfig;
 import dev.proxy.config.dynamic.Middleware;
 import dev.proxy.config.dynamic.Router;
 import dev.proxy.config.dynamic.Service;
+import dev.proxy.config.dynamic.Weighted;
+import dev.proxy.config.dynamic.WeightedService;
 import dev.proxy.config.install.InstallConfig;
 import dev.proxy.ping.PingEndpoint;
 import dev.proxy.ping.PingHandler;
@@ -56,7 +58,9 @@ final class DataPlane implements AutoCloseable {
         c.http().routers().forEach((n, r) -> routers.put(n + "@file", new Router(r.entryPoints(),
                 r.middlewares().stream().map(DataPlane::qualify).toList(), qualify(r.service()), r.rule(), r.priority(), r.tls())));
         Map<String, Service> services = new LinkedHashMap<>();
-        c.http().services().forEach((n, s) -> services.put(n + "@file", s));
+        c.http().services().forEach((n, s) -> services.put(n + "@file", s.weighted() == null ? s
+                : new Service(null, new Weighted(s.weighted().services().stream()
+                        .map(w -> new WeightedService(qualify(w.name()), w.weight())).toList(), s.weighted().sticky()))));
         Map<String, Middleware> middlewares = new LinkedHashMap<>();
         c.http().middlewares().forEach((n, m) -> middlewares.put(n + "@file", m));
         routing.apply(routers, services, middlewares);

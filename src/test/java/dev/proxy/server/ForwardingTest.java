@@ -190,4 +190,171 @@ class ForwardingTest {
         assertThat(get("/healthz").body()).isEqualTo("OK");
         assertThat(get("/denied").statusCode()).isEqualTo(403);
     }
+
+    @Test
+    void webSocketUpgradeIsRelayed() throws Exception {
+        try (WebSocketEchoServer ws = new WebSocketEchoServer()) {
+            proxy.apply("""
+                    http:
+                      routers: {r: {rule: "Path(`/ws`)", service: s}}
+                      services: {s: {loadBalancer: {servers: [{url: "%s"}]}}}
+                    """.formatted(ws.url()));
+            java.util.concurrent.BlockingQueue<String> received = new java.util.concurrent.LinkedBlockingQueue<>();
+            java.net.http.WebSocket socket = client.newWebSocketBuilder()
+                    .buildAsync(URI.create("ws://127.0.0.1:" + proxy.port("web") + "/ws"), new java.net.http.WebSocket.Listener() {
+                        @Override
+                        public java.util.concurrent.CompletionStage<?> onText(java.net.http.WebSocket w, CharSequence data, boolean last) {
+                            received.add(data.toString());
+                            w.request(1);
+                            return null;
+                        }
+                    }).get(5, java.util.concurrent.TimeUnit.SECONDS);
+            socket.sendText("hello", true).get(5, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(received.poll(5, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("echo: hello");
+            socket.sendText("again", true).get(5, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(received.poll(5, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("echo: again");
+            socket.abort();
+        }
+    }
+
+    @Test
+    void connectionListedHeadersAreStrippedButProxyHeadersStay() throws Exception {
+        String a = backend("a");
+        proxy.apply("""
+                http:
+                  routers: {r: {rule: "PathPrefix(`/`)", service: s}}
+                  services: {s: {loadBalancer: {servers: [{url: "%s"}]}}}
+                """.formatted(a));
+        assertThat(get("/", "Connection", "X-Drop, X-Forwarded-For", "X-Drop", "1").statusCode()).isEqualTo(200);
+        Map<String, List<String>> seen = seenHeaders.get(0);
+        assertThat(seen).doesNotContainKey("X-drop");
+        assertThat(seen.get("X-forwarded-for")).containsExactly("127.0.0.1");
+    }
+
+    @Test
+    void forwardedHeadersFromTrustedPeersAreKept() throws Exception {
+        proxy.close();
+        proxy = new DataPlane("--entryPoints.web.address=127.0.0.1:0",
+                "--entryPoints.web.forwardedHeaders.trustedIPs=127.0.0.0/8");
+        String a = backend("a");
+        proxy.apply("""
+                http:
+                  routers: {r: {rule: "PathPrefix(`/`)", service: s}}
+                  services: {s: {loadBalancer: {servers: [{url: "%s"}]}}}
+                """.formatted(a));
+        assertThat(get("/", "X-Forwarded-For", "203.0.113.9", "X-Forwarded-Proto", "https").statusCode()).isEqualTo(200);
+        Map<String, List<String>> seen = seenHeaders.get(0);
+        assertThat(seen.get("X-forwarded-for")).containsExactly("203.0.113.9, 127.0.0.1");
+        assertThat(seen.get("X-forwarded-proto")).containsExactly("https");
+    }
+
+    @Test
+    void slowBackendIs504WhenResponseHeaderTimeoutIsSet() throws Exception {
+        proxy.close();
+        proxy = new DataPlane("--entryPoints.web.address=127.0.0.1:0",
+                "--serversTransport.forwardingTimeouts.responseHeaderTimeout=200ms");
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        HttpServer slow = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        slow.createContext("/", ex -> {
+            try {
+                release.await(10, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            ex.sendResponseHeaders(200, -1);
+            ex.close();
+        });
+        slow.start();
+        backends.add(slow);
+        proxy.apply("""
+                http:
+                  routers: {r: {rule: "PathPrefix(`/`)", service: s}}
+                  services: {s: {loadBalancer: {servers: [{url: "http://127.0.0.1:%d"}]}}}
+                """.formatted(slow.getAddress().getPort()));
+        HttpResponse<String> r = get("/");
+        release.countDown();
+        assertThat(r.statusCode()).isEqualTo(504);
+    }
+
+    @Test
+    void healthCheckTakesAServerOutAndBringsItBack() throws Exception {
+        String good = backend("good");
+        java.util.concurrent.atomic.AtomicBoolean healthy = new java.util.concurrent.atomic.AtomicBoolean(true);
+        HttpServer flaky = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        flaky.createContext("/health", ex -> {
+            ex.sendResponseHeaders(healthy.get() ? 200 : 500, -1);
+            ex.close();
+        });
+        flaky.createContext("/", ex -> {
+            hits.computeIfAbsent("flaky", k -> new AtomicInteger()).incrementAndGet();
+            ex.sendResponseHeaders(200, -1);
+            ex.close();
+        });
+        flaky.start();
+        backends.add(flaky);
+        proxy.apply("""
+                http:
+                  routers: {r: {rule: "PathPrefix(`/`)", service: s}}
+                  services:
+                    s:
+                      loadBalancer:
+                        servers: [{url: "%s"}, {url: "http://127.0.0.1:%d"}]
+                        healthCheck: {path: /health, interval: 50ms, timeout: 1s}
+                """.formatted(good, flaky.getAddress().getPort()));
+        healthy.set(false);
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5)).until(() -> {
+            hits.remove("flaky");
+            for (int i = 0; i < 4; i++) {
+                get("/");
+            }
+            return !hits.containsKey("flaky");
+        });
+        healthy.set(true);
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5)).until(() -> {
+            get("/");
+            get("/");
+            return hits.containsKey("flaky");
+        });
+    }
+
+    @Test
+    void stickyCookiePinsAClientToOneServer() throws Exception {
+        String a = backend("a");
+        String b = backend("b");
+        proxy.apply("""
+                http:
+                  routers: {r: {rule: "PathPrefix(`/`)", service: s}}
+                  services:
+                    s: {loadBalancer: {servers: [{url: "%s"}, {url: "%s"}], sticky: {cookie: {name: lb, httpOnly: true}}}}
+                """.formatted(a, b));
+        HttpResponse<String> first = get("/");
+        String setCookie = first.headers().firstValue("Set-Cookie").orElseThrow();
+        assertThat(setCookie).startsWith("lb=").contains("HTTPOnly");
+        String cookie = setCookie.substring(0, setCookie.indexOf(';'));
+        String server = first.body().substring(0, 1);
+        for (int i = 0; i < 10; i++) {
+            HttpResponse<String> r = get("/", "Cookie", cookie);
+            assertThat(r.body()).startsWith(server);
+            assertThat(r.headers().firstValue("Set-Cookie")).isEmpty();
+        }
+    }
+
+    @Test
+    void weightedServiceSplitsBetweenServices() throws Exception {
+        String v1 = backend("v1");
+        String v2 = backend("v2");
+        proxy.apply("""
+                http:
+                  routers: {r: {rule: "PathPrefix(`/`)", service: canary}}
+                  services:
+                    canary: {weighted: {services: [{name: app-v1, weight: 9}, {name: app-v2, weight: 1}]}}
+                    app-v1: {loadBalancer: {servers: [{url: "%s"}]}}
+                    app-v2: {loadBalancer: {servers: [{url: "%s"}]}}
+                """.formatted(v1, v2));
+        for (int i = 0; i < 1000; i++) {
+            get("/");
+        }
+        assertThat(hits.get("v1").get()).isEqualTo(900);
+        assertThat(hits.get("v2").get()).isEqualTo(100);
+    }
 }
