@@ -6,6 +6,8 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -52,6 +54,7 @@ public final class Exchange implements RequestFacts {
     private boolean responded;
     private boolean keepAlive;
     private List<Consumer<HttpResponse>> responseHeadHooks;
+    private List<ResponseBodyFilter> bodyFilters;
     private Runnable onClientWritable;
     private Runnable onAbort;
 
@@ -253,6 +256,14 @@ public final class Exchange implements RequestFacts {
         responseHeadHooks.add(hook);
     }
 
+    /** Lets a middleware transform the response body (applied in the order added). */
+    public void addResponseBodyFilter(ResponseBodyFilter filter) {
+        if (bodyFilters == null) {
+            bodyFilters = new ArrayList<>(2);
+        }
+        bodyFilters.add(filter);
+    }
+
     /** Answers with a plain-text body (none for HEAD requests, which still get its length). */
     public void respond(HttpResponseStatus status, String body) {
         respond(textResponse(status, body));
@@ -272,6 +283,13 @@ public final class Exchange implements RequestFacts {
 
     /** Writes a complete response. */
     public void respond(FullHttpResponse response) {
+        if (bodyFilters != null) {
+            // Filters work on streams: send the full response as a head and one last chunk.
+            HttpResponse head = new DefaultHttpResponse(response.protocolVersion(), response.status(), response.headers());
+            sendResponseHead(head);
+            sendResponseContent(new DefaultLastHttpContent(response.content()));
+            return;
+        }
         sendResponseHead(response);
         finishResponse(ctx.writeAndFlush(response));
     }
@@ -288,6 +306,11 @@ public final class Exchange implements RequestFacts {
         if (responseHeadHooks != null) {
             for (Consumer<HttpResponse> hook : responseHeadHooks) {
                 hook.accept(head);
+            }
+        }
+        if (bodyFilters != null) {
+            for (ResponseBodyFilter f : bodyFilters) {
+                f.onHead(head, this);
             }
         }
         keepAlive = clientKeepAlive && connection.mayKeepAlive();
@@ -307,6 +330,11 @@ public final class Exchange implements RequestFacts {
 
     /** Writes a body chunk of a streamed response; the last one completes the exchange. */
     public ChannelFuture sendResponseContent(HttpContent content) {
+        if (bodyFilters != null) {
+            for (ResponseBodyFilter filter : bodyFilters) {
+                content = filter.onContent(content);
+            }
+        }
         ChannelFuture f = ctx.writeAndFlush(content);
         if (content instanceof LastHttpContent) {
             finishResponse(f);
