@@ -55,6 +55,8 @@ public final class Exchange implements RequestFacts {
     private boolean keepAlive;
     private List<Consumer<HttpResponse>> responseHeadHooks;
     private List<ResponseBodyFilter> bodyFilters;
+    private HttpResponse heldHead;
+    private List<Map.Entry<String, String>> upstreamHeaders;
     private Runnable onClientWritable;
     private Runnable onAbort;
 
@@ -103,6 +105,31 @@ public final class Exchange implements RequestFacts {
             }
         }
         return path;
+    }
+
+    /**
+     * Changes the path forwarded to the backend (stripPrefix, addPrefix, replacePath); {@link #path()} returns it from
+     * now on. Routing is already done. The query string is kept.
+     */
+    public void rewritePath(String newPath) {
+        path = newPath.isEmpty() ? "/" : newPath;
+    }
+
+    /**
+     * A request header for the backend that the forwarder sets after its own {@code X-Forwarded-*} handling, which
+     * would otherwise drop it as client-supplied (stripPrefix's {@code X-Forwarded-Prefix}, custom request headers);
+     * an empty value removes the header.
+     */
+    public void setUpstreamHeader(String name, String value) {
+        if (upstreamHeaders == null) {
+            upstreamHeaders = new ArrayList<>(2);
+        }
+        upstreamHeaders.add(Map.entry(name, value));
+    }
+
+    /** The headers given to {@link #setUpstreamHeader}, in order. */
+    public List<Map.Entry<String, String>> upstreamHeaders() {
+        return upstreamHeaders == null ? List.of() : upstreamHeaders;
     }
 
     /** The raw query string without {@code ?}, or empty. */
@@ -237,6 +264,7 @@ public final class Exchange implements RequestFacts {
     }
 
     void aborted() {
+        abandonFilters();
         if (pendingBody != null) {
             pendingBody.forEach(ReferenceCountUtil::release);
             pendingBody.clear();
@@ -308,9 +336,11 @@ public final class Exchange implements RequestFacts {
                 hook.accept(head);
             }
         }
+        boolean hold = false;
         if (bodyFilters != null) {
             for (ResponseBodyFilter f : bodyFilters) {
                 f.onHead(head, this);
+                hold |= f.holdsHead();
             }
         }
         keepAlive = clientKeepAlive && connection.mayKeepAlive();
@@ -323,7 +353,9 @@ public final class Exchange implements RequestFacts {
             pendingBody.forEach(ReferenceCountUtil::release);
             pendingBody.clear();
         }
-        if (!(head instanceof FullHttpResponse)) {
+        if (hold) {
+            heldHead = head; // written with the first body bytes a filter lets through
+        } else if (!(head instanceof FullHttpResponse)) {
             ctx.write(head);
         }
     }
@@ -335,6 +367,14 @@ public final class Exchange implements RequestFacts {
                 content = filter.onContent(content);
             }
         }
+        if (heldHead != null) {
+            if (!content.content().isReadable() && !(content instanceof LastHttpContent)) {
+                content.release(); // still held back: nothing may be written before the head
+                return ctx.newSucceededFuture();
+            }
+            ctx.write(heldHead);
+            heldHead = null;
+        }
         ChannelFuture f = ctx.writeAndFlush(content);
         if (content instanceof LastHttpContent) {
             finishResponse(f);
@@ -344,6 +384,7 @@ public final class Exchange implements RequestFacts {
 
     /** Ends the response without further bytes after a failure mid-stream: the client connection is closed. */
     public void abortResponse() {
+        abandonFilters();
         keepAlive = false;
         responded = true;
         connection.responseComplete(this, false);
@@ -352,6 +393,12 @@ public final class Exchange implements RequestFacts {
     /** Marks the keep-alive decision void: the connection closes after this response (e.g. after an upgrade). */
     public void closeAfterResponse() {
         keepAlive = false;
+    }
+
+    private void abandonFilters() {
+        if (bodyFilters != null) {
+            bodyFilters.forEach(ResponseBodyFilter::abandon);
+        }
     }
 
     private void finishResponse(ChannelFuture written) {

@@ -6,6 +6,7 @@ import dev.proxy.ping.PingHandler;
 import dev.proxy.config.dynamic.Middleware;
 import dev.proxy.config.dynamic.Router;
 import dev.proxy.config.dynamic.Service;
+import dev.proxy.middleware.Middlewares;
 import dev.proxy.server.forward.Forwarder;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
@@ -32,9 +33,9 @@ public class RoutingService {
     private Map<String, RoutingCompiler.CompiledService> services = Map.of();
     private volatile Map<String, String> errors = Map.of();
 
-    public RoutingService(InstallConfig config, PingHandler ping, Forwarder forwarder) {
+    public RoutingService(InstallConfig config, PingHandler ping, Forwarder forwarder, Middlewares middlewares) {
         this.current = new AtomicReference<>(new RoutingSnapshot(internalRoutes(config, ping)));
-        this.compiler = new RoutingCompiler(config, forwarder, ping);
+        this.compiler = new RoutingCompiler(config, forwarder, ping, middlewares);
     }
 
     /**

@@ -11,6 +11,7 @@ import dev.proxy.config.dynamic.Service;
 import dev.proxy.config.dynamic.Weighted;
 import dev.proxy.config.dynamic.WeightedService;
 import dev.proxy.config.install.InstallConfig;
+import dev.proxy.middleware.Middlewares;
 import dev.proxy.ping.PingEndpoint;
 import dev.proxy.ping.PingHandler;
 import dev.proxy.server.forward.BackendPool;
@@ -24,35 +25,42 @@ import java.util.Map;
  * The data plane wired by hand (no DI container) on ephemeral loopback ports, for in-JVM tests over real sockets:
  * install flags in, a dynamic YAML configuration applied as provider {@code file}.
  */
-final class DataPlane implements AutoCloseable {
+public final class DataPlane implements AutoCloseable {
 
-    final InstallConfig install;
+    public final InstallConfig install;
     final NettyTransport transport = new NettyTransport();
     final PingEndpoint pingEndpoint;
-    final RoutingService routing;
+    public final RoutingService routing;
+    public final Middlewares middlewares;
     final ProxyServer server;
 
-    DataPlane(String... installFlags) {
+    public DataPlane(String... installFlags) {
+        this(new Middlewares(), installFlags);
+    }
+
+    /** @param middlewares the middleware factory (tests give it a fake clock); closed with the data plane */
+    public DataPlane(Middlewares middlewares, String... installFlags) {
+        this.middlewares = middlewares;
         List<ConfigEntry> entries = CommandLineEntries.fromFlags(List.of(installFlags));
         install = RecordDecoder.decode(InstallConfig.class, entries);
         pingEndpoint = new PingEndpoint(install);
         PingHandler ping = new PingHandler(pingEndpoint);
         Forwarder forwarder = new Forwarder(new BackendPool(transport, install), install);
-        routing = new RoutingService(install, ping, forwarder);
+        routing = new RoutingService(install, ping, forwarder, middlewares);
         server = new ProxyServer(install, transport, routing, pingEndpoint);
         server.start();
     }
 
-    int port(String entryPoint) {
+    public int port(String entryPoint) {
         return server.entryPoints().get(entryPoint).port();
     }
 
-    String url(String entryPoint, String path) {
+    public String url(String entryPoint, String path) {
         return "http://127.0.0.1:" + port(entryPoint) + path;
     }
 
     /** Applies a dynamic YAML configuration as the only provider, {@code file}: names get {@code @file}. */
-    void apply(String yaml) {
+    public void apply(String yaml) {
         DynamicConfig c = RecordDecoder.decode(DynamicConfig.class, YamlEntries.read(new StringReader(yaml), "test"));
         Map<String, Router> routers = new LinkedHashMap<>();
         c.http().routers().forEach((n, r) -> routers.put(n + "@file", new Router(r.entryPoints(),
@@ -74,5 +82,6 @@ final class DataPlane implements AutoCloseable {
     public void close() {
         server.entryPoints().values().forEach(EntryPoint::stopAccepting);
         transport.close();
+        middlewares.close();
     }
 }

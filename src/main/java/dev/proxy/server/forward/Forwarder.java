@@ -52,6 +52,13 @@ public class Forwarder {
                 ? (webSocket ? "wss" : "https") : (webSocket ? "ws" : "http");
         ForwardedHeaders.apply(h, trustForwarded.test(exchange), exchange.clientAddress(), proto,
                 exchange.originalHost(), exchange.localAddress().getPort(), serverName);
+        for (var header : exchange.upstreamHeaders()) {
+            if (header.getValue().isEmpty()) {
+                h.remove(header.getKey());
+            } else {
+                h.set(header.getKey(), header.getValue());
+            }
+        }
         if (!target.passHostHeader() || exchange.originalHost().isEmpty()) {
             h.set(HttpHeaderNames.HOST, target.origin().authority());
         }
