@@ -209,6 +209,11 @@ public final class Middlewares implements AutoCloseable {
         }
     }
 
+    /** bcrypt checks run so far, for tests. */
+    long passwordChecks() {
+        return verifiers.checksRun();
+    }
+
     /** The built middleware currently in use under {@code name}, for tests. */
     HttpMiddleware current(String name) {
         Built b = current.get(name);

@@ -61,21 +61,28 @@ public final class DataPlane implements AutoCloseable {
 
     /** Applies a dynamic YAML configuration as the only provider, {@code file}: names get {@code @file}. */
     public void apply(String yaml) {
+        apply("file", yaml);
+    }
+
+    /** Applies a dynamic YAML configuration as the only provider, {@code provider}: names get {@code @provider}. */
+    public void apply(String provider, String yaml) {
         DynamicConfig c = RecordDecoder.decode(DynamicConfig.class, YamlEntries.read(new StringReader(yaml), "test"));
+        String suffix = "@" + provider;
         Map<String, Router> routers = new LinkedHashMap<>();
-        c.http().routers().forEach((n, r) -> routers.put(n + "@file", new Router(r.entryPoints(),
-                r.middlewares().stream().map(DataPlane::qualify).toList(), qualify(r.service()), r.rule(), r.priority(), r.tls())));
+        c.http().routers().forEach((n, r) -> routers.put(n + suffix, new Router(r.entryPoints(),
+                r.middlewares().stream().map(m -> qualify(m, suffix)).toList(), qualify(r.service(), suffix), r.rule(),
+                r.priority(), r.tls())));
         Map<String, Service> services = new LinkedHashMap<>();
-        c.http().services().forEach((n, s) -> services.put(n + "@file", s.weighted() == null ? s
+        c.http().services().forEach((n, s) -> services.put(n + suffix, s.weighted() == null ? s
                 : new Service(null, new Weighted(s.weighted().services().stream()
-                        .map(w -> new WeightedService(qualify(w.name()), w.weight())).toList(), s.weighted().sticky()))));
+                        .map(w -> new WeightedService(qualify(w.name(), suffix), w.weight())).toList(), s.weighted().sticky()))));
         Map<String, Middleware> middlewares = new LinkedHashMap<>();
-        c.http().middlewares().forEach((n, m) -> middlewares.put(n + "@file", m));
+        c.http().middlewares().forEach((n, m) -> middlewares.put(n + suffix, m));
         routing.apply(routers, services, middlewares);
     }
 
-    private static String qualify(String name) {
-        return name.contains("@") ? name : name + "@file";
+    private static String qualify(String name, String suffix) {
+        return name.contains("@") ? name : name + suffix;
     }
 
     @Override
