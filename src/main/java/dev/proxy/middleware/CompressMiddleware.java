@@ -164,7 +164,7 @@ final class CompressMiddleware implements HttpMiddleware {
                 }
             }
         }
-        h.add(HttpHeaderNames.VARY, HttpHeaderNames.ACCEPT_ENCODING);
+        h.add(HttpHeaderNames.VARY, "Accept-Encoding");
     }
 
     private static String mediaType(String contentType) {

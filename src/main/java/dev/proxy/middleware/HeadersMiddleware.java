@@ -128,7 +128,7 @@ final class HeadersMiddleware implements RequestStep {
 
     private void varyOnOrigin(HttpHeaders h, String allowed) {
         if (config.addVaryHeader() && !allowed.equals("*")) {
-            h.add(HttpHeaderNames.VARY, HttpHeaderNames.ORIGIN);
+            h.add(HttpHeaderNames.VARY, "Origin");
         }
     }
 
