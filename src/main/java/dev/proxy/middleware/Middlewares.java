@@ -190,7 +190,7 @@ public final class Middlewares implements AutoCloseable {
     /** One small set of Lettuce I/O threads for every Redis-backed rate limit, created on first use. */
     private synchronized ClientResources redisResources() {
         if (redisResources == null) {
-            redisResources = DefaultClientResources.builder().ioThreadPoolSize(2).computationThreadPoolSize(1).build();
+            redisResources = DefaultClientResources.builder().ioThreadPoolSize(2).computationThreadPoolSize(2).build();
         }
         return redisResources;
     }

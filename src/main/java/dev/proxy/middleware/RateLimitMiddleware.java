@@ -126,11 +126,6 @@ final class RateLimitMiddleware implements HttpMiddleware, AutoCloseable {
             decide(exchange, next, local.tryConsume(key));
             return;
         }
-        if (!redis.connected()) {
-            redis.outcome(new IOException("not connected"));
-            redisDown(exchange, next, key);
-            return;
-        }
         Suspended waiting = new Suspended(exchange);
         redis.tryConsume(key).whenComplete((probe, error) -> {
             redis.outcome(error);

@@ -9,6 +9,7 @@ import io.github.bucket4j.redis.lettuce.RedisApi;
 import io.github.bucket4j.redis.lettuce.cas.LettuceBasedProxyManager;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
@@ -23,8 +24,10 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,10 +53,10 @@ final class RedisBuckets implements AutoCloseable {
     private final BucketConfiguration bucket;
     private final String keyPrefix;
     private final AsyncProxyManager<byte[]> buckets;
-    private final AtomicBoolean connecting = new AtomicBoolean();
     private final AtomicBoolean up = new AtomicBoolean(true); // assumed until shown otherwise: the first failure logs
     private volatile StatefulRedisConnection<byte[], byte[]> connection;
-    private volatile long lastAttempt;
+    private CompletableFuture<StatefulRedisConnection<byte[], byte[]>> connecting; // guarded by this
+    private long lastAttempt; // guarded by this
     private volatile boolean closed;
 
     RedisBuckets(String middlewareName, String endpoint, String username, String password, int db,
@@ -67,8 +70,10 @@ final class RedisBuckets implements AutoCloseable {
         RedisURI.Builder b = RedisURI.Builder.redis(host.startsWith("[") ? host.substring(1, host.length() - 1) : host,
                         Integer.parseInt(endpoint.substring(colon + 1)))
                 .withDatabase(db).withTimeout(readTimeout);
-        if (!password.isEmpty()) {
-            b.withAuthentication(username.isEmpty() ? null : username, password.toCharArray());
+        if (!password.isEmpty() && username.isEmpty()) {
+            b.withPassword(password.toCharArray());
+        } else if (!password.isEmpty()) {
+            b.withAuthentication(username, password.toCharArray());
         }
         this.uri = b.build();
         this.client = RedisClient.create(resources);
@@ -85,17 +90,22 @@ final class RedisBuckets implements AutoCloseable {
         connect();
     }
 
-    /** Whether a check can be attempted now; if not, a (re)connection is started in the background. */
-    boolean connected() {
+    /**
+     * Takes a token from the source's shared bucket. Before the first connection is up, the check waits for the
+     * connection attempt (at most {@code dialTimeout}); while the connection is down it fails at once.
+     */
+    CompletableFuture<ConsumptionProbe> tryConsume(String source) {
         StatefulRedisConnection<byte[], byte[]> c = connection;
         if (c == null) {
-            connect();
-            return false;
+            return connect().thenCompose(ready -> consume(source));
         }
-        return c.isOpen();
+        if (!c.isOpen()) {
+            return CompletableFuture.failedFuture(new RedisConnectionException("disconnected; Lettuce is reconnecting"));
+        }
+        return consume(source);
     }
 
-    CompletableFuture<ConsumptionProbe> tryConsume(String source) {
+    private CompletableFuture<ConsumptionProbe> consume(String source) {
         try {
             return buckets.builder().build(key(source), bucket).tryConsumeAndReturnRemaining(1);
         } catch (RuntimeException e) {
@@ -110,28 +120,37 @@ final class RedisBuckets implements AutoCloseable {
                 LOG.info("rateLimit {}: Redis {} reachable again; the shared limit applies", name, endpoint);
             }
         } else if (up.compareAndSet(true, false)) {
+            Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
             // The cause's class and message only: Lettuce messages name the endpoint, never the password.
             LOG.warn("rateLimit {}: Redis {} unreachable ({}); applying the failure mode until it is back", name,
-                    endpoint, error.getClass().getSimpleName() + (error.getMessage() == null ? "" : ": " + error.getMessage()));
+                    endpoint, cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage()));
         }
     }
 
-    private void connect() {
+    /**
+     * The connection attempt in flight, or a new one; a failed attempt is not repeated for a second, so a Redis that
+     * is down costs each request one immediate failure, not one connection attempt. Once connected, Lettuce
+     * reconnects by itself.
+     */
+    private synchronized CompletableFuture<StatefulRedisConnection<byte[], byte[]>> connect() {
+        if (connecting != null && (!connecting.isDone() || !connecting.isCompletedExceptionally())) {
+            return connecting;
+        }
         long now = System.nanoTime();
-        if (closed || now - lastAttempt < RECONNECT_INTERVAL_NANOS && lastAttempt != 0 || !connecting.compareAndSet(false, true)) {
-            return;
+        if (closed || connecting != null && now - lastAttempt < RECONNECT_INTERVAL_NANOS) {
+            return CompletableFuture.failedFuture(new RedisConnectionException("not connected"));
         }
         lastAttempt = now;
-        client.connectAsync(ByteArrayCodec.INSTANCE, uri).whenComplete((c, error) -> {
-            connecting.set(false);
-            if (error != null) {
-                outcome(error);
-            } else if (closed) {
+        connecting = client.connectAsync(ByteArrayCodec.INSTANCE, uri).toCompletableFuture().thenApply(c -> {
+            if (closed) {
                 c.closeAsync();
-            } else {
-                connection = c; // from now on Lettuce reconnects by itself
+                throw new RedisConnectionException("closed");
             }
+            connection = c; // before any check waiting for this attempt runs
+            return c;
         });
+        connecting.whenComplete((c, error) -> outcome(error));
+        return connecting;
     }
 
     private byte[] key(String source) {
@@ -148,31 +167,39 @@ final class RedisBuckets implements AutoCloseable {
     }
 
     private RedisApi<byte[]> api() {
-        return new RedisApi<>() {
-            @Override
-            public <V> RedisFuture<V> eval(String script, ScriptOutputType type, byte[][] keys, byte[][] args) {
-                return connection.async().eval(script, type, keys, args);
-            }
+        return new Commands<>(() -> connection);
+    }
 
-            @Override
-            public RedisFuture<byte[]> get(byte[] key) {
-                return connection.async().get(key);
-            }
+    /**
+     * The three commands Bucket4j needs, sent on the current connection. Generic in the key type on purpose: Bucket4j
+     * passes key arrays created as {@code Object[]}, which a class fixed to {@code byte[][]} would fail to cast.
+     */
+    private static final class Commands<K> implements RedisApi<K> {
+        private final Supplier<StatefulRedisConnection<K, byte[]>> connection;
 
-            @Override
-            public RedisFuture<?> delete(byte[] key) {
-                return connection.async().del(key);
-            }
-        };
+        Commands(Supplier<StatefulRedisConnection<K, byte[]>> connection) {
+            this.connection = connection;
+        }
+
+        @Override
+        public <V> RedisFuture<V> eval(String script, ScriptOutputType type, K[] keys, byte[][] args) {
+            return connection.get().async().eval(script, type, keys, args);
+        }
+
+        @Override
+        public RedisFuture<byte[]> get(K key) {
+            return connection.get().async().get(key);
+        }
+
+        @Override
+        public RedisFuture<?> delete(K key) {
+            return connection.get().async().del(key);
+        }
     }
 
     @Override
     public void close() {
         closed = true;
-        StatefulRedisConnection<byte[], byte[]> c = connection;
-        if (c != null) {
-            c.closeAsync();
-        }
-        client.shutdownAsync(0, 2, TimeUnit.SECONDS);
+        client.shutdownAsync(0, 2, TimeUnit.SECONDS); // closes its connections and stops reconnecting
     }
 }

@@ -230,4 +230,18 @@ class RateLimitTest {
         clock.advance(Duration.ofMinutes(3));
         assertThat(m.localSources()).isZero();
     }
+
+    @Test
+    void aRedisPasswordFileNamedByATagIsNotRead() throws Exception {
+        proxy.apply("clustertasks", """
+                http:
+                  routers: {r: {rule: "PathPrefix(`/`)", service: s, middlewares: [limit]}}
+                  services: {s: {loadBalancer: {servers: [{url: "%s"}]}}}
+                  middlewares:
+                    limit: {rateLimit: {average: 1, redis: {endpoints: ["127.0.0.1:1"], passwordFile: /etc/hostname}}}
+                """.formatted(backend.url()));
+        assertThat(proxy.routing.errors()).containsEntry("r@clustertasks", "middleware limit@clustertasks: "
+                + "redis.passwordFile and redis.passwordEnv are only honoured in the file provider's configuration");
+        assertThat(status()).isEqualTo(404);
+    }
 }
