@@ -68,9 +68,10 @@ def record(args):
     with open(args.wrk) as f:
         run = parse_wrk(f.read())
     run.update(rep=args.rep, target=args.target, conc=args.conc, body=args.body)
+    run["ok"] = run["ok"] and not args.target_exited
     n = run["requests"]
     # CPU-µs per request: ticks / CLK_TCK seconds, spread over the requests of this run.
-    per_req = (lambda ticks: ticks / args.clk_tck * 1e6 / n if n else None)
+    per_req = (lambda ticks: ticks / args.clk_tck * 1e6 / n if n and run["ok"] else None)
     run["proxy_us"] = None if args.target == "direct" else per_req(args.proxy_ticks)
     run["backend_us"] = per_req(args.backend_ticks)
     run["cpu_ratio"] = (run["proxy_us"] / run["backend_us"]
@@ -85,7 +86,7 @@ def record(args):
     print(f"rep {run['rep']} {run['target']:<8} c={run['conc']:<3} {run['body']:<5} "
           f"{run['rps']:>9.0f} req/s {vs:<12} "
           f"p50 {fmt_us(run['p50_us']):>7} p99 {fmt_us(run['p99_us']):>7}  "
-          f"errors {errors}{'' if run['ok'] else ' (wrk failed)'}  CPU us/req proxy {fmt(run['proxy_us'])} "
+          f"errors {errors}{'' if run['ok'] else ' (FAILED RUN)'}  CPU us/req proxy {fmt(run['proxy_us'])} "
           f"backend {fmt(run['backend_us'])} ratio {fmt(run['cpu_ratio'])}", flush=True)
 
 
@@ -142,7 +143,7 @@ def checks(runs, rows):
             if (r["conc"], r["body"]) == (conc, body) and r["target"] in ("proxy", "nginx"):
                 per_rep.setdefault(r["rep"], {})[r["target"]] = r["rps"]
         ratio = median(p["proxy"] / p["nginx"] for p in per_rep.values() if p.get("nginx") and "proxy" in p)
-        ok = ratio is not None and ratio >= THROUGHPUT_TARGET
+        ok = ratio is not None and ratio >= THROUGHPUT_TARGET and ours["failed"] == 0
         out.append(("PASS" if ok else "FAIL",
                     f"{cell}: throughput proxy/nginx = {fmt(ratio)} (target >= {THROUGHPUT_TARGET})"))
         rel = ours["cpu_ratio"] / nginx["cpu_ratio"] if ours["cpu_ratio"] and nginx["cpu_ratio"] else None
@@ -201,6 +202,7 @@ def main(argv):
     rec.add_argument("--clk-tck", type=int, required=True)
     rec.add_argument("--proxy-ticks", type=int, required=True)
     rec.add_argument("--backend-ticks", type=int, required=True)
+    rec.add_argument("--target-exited", action="store_true", help="the target died during the run")
     summ = sub.add_parser("summary")
     summ.add_argument("--results", required=True)
     summ.add_argument("--title", default="")

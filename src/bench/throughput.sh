@@ -252,9 +252,11 @@ measure() {  # rep target conc body
   wrk_run "$target" "$c" "$body" "$DURATION" "$out"
   b1=$(tree_ticks "$BACKEND_PID")
   [ "$target" = direct ] || p1=$(tree_ticks "${PID[$target]}")
+  # A target that died during the run lost its CPU history (and its requests failed): void the run.
+  local exited=""; kill -0 "${PID[$target]}" 2>/dev/null || exited=--target-exited
   python3 "$BENCH_DIR/bench_report.py" record --results "$TMP/results.jsonl" --wrk "$out" \
     --rep "$rep" --target "$target" --conc "$c" --body "$body" --clk-tck "$CLK_TCK" \
-    --proxy-ticks $((p1 - p0)) --backend-ticks $((b1 - b0))
+    --proxy-ticks $((p1 - p0)) --backend-ticks $((b1 - b0)) $exited
 }
 
 main() {
