@@ -41,7 +41,7 @@ class ProvidersWiringTest {
     }
 
     private static ApplicationContext context(ProvidersConfig providers) {
-        InstallConfig config = new InstallConfig(Map.of(), null, null, providers);
+        InstallConfig config = new InstallConfig(Map.of(), null, null, providers, null);
         return ApplicationContext.builder().deduceEnvironment(false).banner(false)
                 .properties(Map.of("spec.name", SPEC)).singletons(config).start();
     }
