@@ -20,6 +20,7 @@ public class Providers {
     private final List<Provider> providers;
     private final ConfigurationWatcher watcher;
     private final List<Provider> started = new ArrayList<>();
+    private boolean startCalled;
 
     public Providers(List<Provider> providers, ConfigurationWatcher watcher) {
         this.providers = List.copyOf(providers);
@@ -27,6 +28,10 @@ public class Providers {
     }
 
     public synchronized void start() {
+        if (startCalled) {
+            return;
+        }
+        startCalled = true;
         if (providers.isEmpty()) {
             LOG.info("no providers enabled: only internal routes are served");
         }

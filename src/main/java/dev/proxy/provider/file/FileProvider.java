@@ -103,6 +103,9 @@ public class FileProvider implements Provider {
      */
     @Override
     public synchronized void start(ConfigurationSink sink) {
+        if (stopped || this.sink != null) {
+            return; // a closed scheduler drops tasks: waiting for the first check would never end
+        }
         this.sink = sink;
         LOG.info("file provider: reading {}{}", describe(), config.watch() ? ", watching for changes" : "");
         if (config.watch()) {

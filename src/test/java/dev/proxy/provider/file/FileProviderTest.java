@@ -23,6 +23,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Real files in a temporary directory, real file-system events; every change is awaited, never slept on. */
@@ -231,6 +232,17 @@ class FileProviderTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> sink.latest().equals(expectedRouteTo("/a", "9001")));
         Files.delete(dir.resolve("a.yml"));
         await().atMost(Duration.ofSeconds(10)).until(() -> sink.latest().equals(DynamicConfig.EMPTY));
+    }
+
+    @Test
+    @Timeout(10)
+    void startAfterStopPublishesNothingAndReturns() throws IOException {
+        write("dynamic.yml", routeTo("/a", "9001"));
+        provider = new FileProvider(new FileProviderConfig(dir.resolve("dynamic.yml").toString(), null, true),
+                RECHECK, true);
+        provider.stop();
+        provider.start(sink);
+        assertThat(sink.count()).isZero();
     }
 
     @Test
