@@ -38,6 +38,11 @@ final class Regex {
             return new Regex(Pattern.compile(source));
         } catch (PatternSyntaxException e) {
             throw new IllegalArgumentException("invalid regular expression: " + e.getDescription());
+        } catch (StackOverflowError e) {
+            // RE2/J's simplifier recurses on some degenerate repetitions (e.g. `${1000}(?i){2,5}`) that the size
+            // estimate does not catch. Compilation runs when configuration is applied, never per request, and the
+            // stack unwinds cleanly, so refusing the pattern here is safe.
+            throw new IllegalArgumentException("regular expression too complex");
         }
     }
 

@@ -4,19 +4,14 @@ import dev.proxy.config.decode.CommandLineEntries;
 import dev.proxy.config.decode.ConfigEntry;
 import dev.proxy.config.decode.RecordDecoder;
 import dev.proxy.config.decode.YamlEntries;
+import dev.proxy.config.dynamic.ConfigurationMerger;
 import dev.proxy.config.dynamic.DynamicConfig;
-import dev.proxy.config.dynamic.Middleware;
-import dev.proxy.config.dynamic.Router;
-import dev.proxy.config.dynamic.Service;
-import dev.proxy.config.dynamic.Weighted;
-import dev.proxy.config.dynamic.WeightedService;
 import dev.proxy.config.install.InstallConfig;
 import dev.proxy.ping.PingEndpoint;
 import dev.proxy.ping.PingHandler;
 import dev.proxy.server.forward.BackendPool;
 import dev.proxy.server.forward.Forwarder;
 import java.io.StringReader;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -54,20 +49,7 @@ final class DataPlane implements AutoCloseable {
     /** Applies a dynamic YAML configuration as the only provider, {@code file}: names get {@code @file}. */
     void apply(String yaml) {
         DynamicConfig c = RecordDecoder.decode(DynamicConfig.class, YamlEntries.read(new StringReader(yaml), "test"));
-        Map<String, Router> routers = new LinkedHashMap<>();
-        c.http().routers().forEach((n, r) -> routers.put(n + "@file", new Router(r.entryPoints(),
-                r.middlewares().stream().map(DataPlane::qualify).toList(), qualify(r.service()), r.rule(), r.priority(), r.tls())));
-        Map<String, Service> services = new LinkedHashMap<>();
-        c.http().services().forEach((n, s) -> services.put(n + "@file", s.weighted() == null ? s
-                : new Service(null, new Weighted(s.weighted().services().stream()
-                        .map(w -> new WeightedService(qualify(w.name()), w.weight())).toList(), s.weighted().sticky()))));
-        Map<String, Middleware> middlewares = new LinkedHashMap<>();
-        c.http().middlewares().forEach((n, m) -> middlewares.put(n + "@file", m));
-        routing.apply(routers, services, middlewares);
-    }
-
-    private static String qualify(String name) {
-        return name.contains("@") ? name : name + "@file";
+        routing.onMergedConfig(ConfigurationMerger.merge(Map.of("file", c)));
     }
 
     @Override
