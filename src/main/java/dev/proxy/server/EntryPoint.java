@@ -77,9 +77,11 @@ public final class EntryPoint {
                                 .setValidateHeaders(true)
                                 .setStrictLineParsing(true)
                                 .setAllowDuplicateContentLengths(false)));
+                        // Reader idleness only: a keep-alive connection that sends nothing. (An all-idle timer would
+                        // also hang a listener on every write.)
                         Duration idle = timeouts.idleTimeout();
                         if (!idle.isZero()) {
-                            p.addLast("idle", new IdleStateHandler(0, 0, idle.toMillis(), TimeUnit.MILLISECONDS));
+                            p.addLast("idle", new IdleStateHandler(idle.toMillis(), 0, 0, TimeUnit.MILLISECONDS));
                         }
                         // Answers "Expect: 100-continue" itself, so backends never see Expect.
                         p.addLast("expect", new HttpServerExpectContinueHandler());

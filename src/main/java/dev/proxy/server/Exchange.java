@@ -153,7 +153,12 @@ public final class Exchange implements RequestFacts {
 
     @Override
     public InetAddress clientAddress() {
-        return remoteAddress().getAddress();
+        return connection.clientAddress();
+    }
+
+    /** The client address as text (cached per connection). */
+    public String clientIp() {
+        return connection.clientIp();
     }
 
     public InetSocketAddress localAddress() {
@@ -288,6 +293,7 @@ public final class Exchange implements RequestFacts {
             HttpResponse head = new DefaultHttpResponse(response.protocolVersion(), response.status(), response.headers());
             sendResponseHead(head);
             sendResponseContent(new DefaultLastHttpContent(response.content()));
+            ctx.flush();
             return;
         }
         sendResponseHead(response);
@@ -328,14 +334,25 @@ public final class Exchange implements RequestFacts {
         }
     }
 
-    /** Writes a body chunk of a streamed response; the last one completes the exchange. */
+    /** Sends what {@link #sendResponseContent} wrote (a relay flushes once per read burst, not per chunk). */
+    public void flushResponse() {
+        ctx.flush();
+    }
+
+    void flushRequestBody() {
+        if (bodySink != null) {
+            bodySink.flush();
+        }
+    }
+
+    /** Writes (without flushing) a body chunk of a streamed response; the last one completes the exchange. */
     public ChannelFuture sendResponseContent(HttpContent content) {
         if (bodyFilters != null) {
             for (ResponseBodyFilter filter : bodyFilters) {
                 content = filter.onContent(content);
             }
         }
-        ChannelFuture f = ctx.writeAndFlush(content);
+        ChannelFuture f = ctx.write(content);
         if (content instanceof LastHttpContent) {
             finishResponse(f);
         }

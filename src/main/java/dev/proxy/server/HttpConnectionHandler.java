@@ -11,6 +11,8 @@ import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,6 +34,8 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
     private boolean responseComplete;
     private boolean closeAfterResponse;
     private boolean upgraded;
+    private InetAddress clientAddress;
+    private String clientIp;
 
     HttpConnectionHandler(EntryPoint entryPoint, RoutingService routing) {
         this.entryPoint = entryPoint;
@@ -65,6 +69,28 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
         waiting.clear();
         entryPoint.connectionClosed(this);
         ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (current != null) {
+            current.flushRequestBody();
+        }
+        ctx.fireChannelReadComplete();
+    }
+
+    InetAddress clientAddress() {
+        if (clientAddress == null) {
+            clientAddress = ((InetSocketAddress) ctx.channel().remoteAddress()).getAddress();
+        }
+        return clientAddress;
+    }
+
+    String clientIp() {
+        if (clientIp == null) {
+            clientIp = clientAddress().getHostAddress();
+        }
+        return clientIp;
     }
 
     @Override

@@ -38,6 +38,14 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
     }
 
     @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (call != null) {
+            call.flushToClient();
+        }
+        ctx.fireChannelReadComplete();
+    }
+
+    @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
         if (call != null && ctx.channel().isWritable()) {
             call.onBackendWritable();

@@ -76,7 +76,7 @@ public class BackendPool {
                                 HttpClientCodec.DEFAULT_PARSE_HTTP_AFTER_CONNECT_REQUEST));
                         Duration idleTimeout = config.forwardingTimeouts().idleConnTimeout();
                         if (!idleTimeout.isZero()) {
-                            p.addLast("idle", new IdleStateHandler(0, 0, idleTimeout.toMillis(), TimeUnit.MILLISECONDS));
+                            p.addLast("idle", new IdleStateHandler(idleTimeout.toMillis(), 0, 0, TimeUnit.MILLISECONDS));
                         }
                         p.addLast("backend", new BackendHandler(BackendPool.this, origin));
                     }

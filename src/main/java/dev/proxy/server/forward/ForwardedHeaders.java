@@ -1,7 +1,6 @@
 package dev.proxy.server.forward;
 
 import io.netty.handler.codec.http.HttpHeaders;
-import java.net.InetAddress;
 import java.util.List;
 
 /**
@@ -26,15 +25,14 @@ final class ForwardedHeaders {
 
     /**
      * @param trusted    whether the peer may supply forwarded headers
-     * @param peer       the client socket address
+     * @param peerIp     the client socket address
      * @param proto      {@code http}, {@code https}, {@code ws} or {@code wss}
      * @param host       the Host the client asked for
      * @param localPort  the entry point port the request arrived on
      * @param serverName this proxy's host name
      */
-    static void apply(HttpHeaders h, boolean trusted, InetAddress peer, String proto, String host, int localPort,
+    static void apply(HttpHeaders h, boolean trusted, String peerIp, String proto, String host, int localPort,
                       String serverName) {
-        String peerIp = peer.getHostAddress();
         if (!trusted) {
             for (String name : ALL) {
                 h.remove(name);

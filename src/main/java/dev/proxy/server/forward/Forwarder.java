@@ -50,7 +50,7 @@ public class Forwarder {
         }
         String proto = exchange.localAddress() != null && exchange.entryPointInfo().isTls()
                 ? (webSocket ? "wss" : "https") : (webSocket ? "ws" : "http");
-        ForwardedHeaders.apply(h, trustForwarded.test(exchange), exchange.clientAddress(), proto,
+        ForwardedHeaders.apply(h, trustForwarded.test(exchange), exchange.clientIp(), proto,
                 exchange.originalHost(), exchange.localAddress().getPort(), serverName);
         if (!target.passHostHeader() || exchange.originalHost().isEmpty()) {
             h.set(HttpHeaderNames.HOST, target.origin().authority());

@@ -121,13 +121,28 @@ final class ProxyCall implements RequestBodySink {
             }
             return;
         }
-        backend.writeAndFlush(content);
+        backend.write(content);
+        if (content instanceof LastHttpContent || !backend.isWritable()) {
+            backend.flush();
+        }
         if (!backend.isWritable()) {
             exchange.pauseClientReads();
         }
         if (requestDone) {
             startHeaderTimer();
         }
+    }
+
+    @Override
+    public void flush() {
+        if (backend != null) {
+            backend.flush();
+        }
+    }
+
+    /** The backend's read burst ended: send what was relayed to the client. */
+    void flushToClient() {
+        exchange.flushResponse();
     }
 
     void onBackendWritable() {
@@ -164,7 +179,10 @@ final class ProxyCall implements RequestBodySink {
             }
             boolean last = content instanceof LastHttpContent;
             exchange.sendResponseContent(content);
-            if (!exchange.clientWritable() && !last) {
+            if (last) {
+                exchange.flushResponse();
+            } else if (!exchange.clientWritable()) {
+                exchange.flushResponse();
                 backend.config().setAutoRead(false); // resumed by onClientWritable
             }
             if (last) {
