@@ -177,6 +177,12 @@ start_nginx_proxy() {
       proxy_pass http://backend;
       proxy_http_version 1.1;
       proxy_set_header Connection \"\";
+      # The headers an edge proxy sets (proxy sets the same; equal work for every target).
+      proxy_set_header X-Forwarded-For \$remote_addr;
+      proxy_set_header X-Forwarded-Proto \$scheme;
+      proxy_set_header X-Forwarded-Host \$http_host;
+      proxy_set_header X-Forwarded-Port \$server_port;
+      proxy_set_header X-Real-Ip \$remote_addr;
     }
   }" >"$TMP/nginx/nginx.conf"
   start_pinned nginx nginx -p "$TMP/nginx" -c "$TMP/nginx/nginx.conf" -e "$TMP/nginx/error.log"
@@ -200,6 +206,12 @@ frontend fe
   bind 127.0.0.1:$port
   default_backend be
 backend be
+  # The headers an edge proxy sets (proxy sets the same; equal work for every target).
+  option forwardfor
+  http-request set-header X-Forwarded-Proto http
+  http-request set-header X-Forwarded-Host %[req.hdr(host)]
+  http-request set-header X-Forwarded-Port %[dst_port]
+  http-request set-header X-Real-Ip %[src]
   server b1 127.0.0.1:$BACKEND_PORT
 EOF
   start_pinned haproxy haproxy -db -f "$TMP/haproxy.cfg"

@@ -10,8 +10,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.handler.codec.http.HttpServerExpectContinueHandler;
-import io.netty.handler.timeout.IdleStateHandler;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Set;
@@ -42,6 +40,7 @@ public final class EntryPoint {
     private final CompletableFuture<Void> drained = new CompletableFuture<>();
     private volatile boolean draining;
     private volatile Channel listener;
+    private volatile java.util.concurrent.ScheduledFuture<?> sweep;
 
     public EntryPoint(String name, EntryPointConfig config, RoutingService routing) {
         this.name = name;
@@ -77,23 +76,32 @@ public final class EntryPoint {
                                 .setValidateHeaders(true)
                                 .setStrictLineParsing(true)
                                 .setAllowDuplicateContentLengths(false)));
-                        // Reader idleness only: a keep-alive connection that sends nothing. (An all-idle timer would
-                        // also hang a listener on every write.)
-                        Duration idle = timeouts.idleTimeout();
-                        if (!idle.isZero()) {
-                            p.addLast("idle", new IdleStateHandler(idle.toMillis(), 0, 0, TimeUnit.MILLISECONDS));
-                        }
-                        // Answers "Expect: 100-continue" itself, so backends never see Expect.
-                        p.addLast("expect", new HttpServerExpectContinueHandler());
                         p.addLast("http", new HttpConnectionHandler(EntryPoint.this, routing));
                     }
                 });
         try {
             listener = bootstrap.bind(address.bindAddress()).syncUninterruptibly().channel();
+            startIdleSweep(transport, timeouts.idleTimeout());
         } catch (Exception e) {
             throw new IllegalStateException("entry point " + name + ": cannot listen on " + config.address() + ": "
                     + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Closes keep-alive connections that have been without a request for {@code idleTimeout}. One sweep a second
+     * over the connection set replaces a timer per connection (and a pipeline handler that ran on every read).
+     */
+    private void startIdleSweep(NettyTransport transport, Duration idleTimeout) {
+        if (idleTimeout.isZero()) {
+            return;
+        }
+        long timeoutNanos = idleTimeout.toNanos();
+        long period = Math.max(50, Math.min(1000, idleTimeout.toMillis() / 4));
+        sweep = transport.workers().next().scheduleAtFixedRate(() -> {
+            long deadline = System.nanoTime() - timeoutNanos;
+            connections.forEach(c -> c.closeIfIdleSince(deadline));
+        }, period, period, TimeUnit.MILLISECONDS);
     }
 
     /** The port actually bound (useful when the configured port is 0). */
@@ -113,6 +121,9 @@ public final class EntryPoint {
     /** Stops accepting new connections; accepted connections go on being served. */
     public void stopAccepting() {
         Channel l = listener;
+        if (sweep != null && draining) {
+            sweep.cancel(false);
+        }
         if (l != null && l.isOpen()) {
             l.close().syncUninterruptibly();
             LOG.debug("entry point {}: stopped accepting", name);

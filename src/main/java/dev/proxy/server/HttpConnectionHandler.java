@@ -3,13 +3,16 @@ package dev.proxy.server;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
-import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -34,6 +37,8 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
     private boolean responseComplete;
     private boolean closeAfterResponse;
     private boolean upgraded;
+    /** When the connection last became idle (System.nanoTime), 0 while a request is in progress. */
+    private volatile long idleSince;
     private InetAddress clientAddress;
     private String clientIp;
 
@@ -53,6 +58,7 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         this.ctx = ctx;
+        idleSince = System.nanoTime();
         entryPoint.connectionOpened(this);
         ctx.fireChannelActive();
     }
@@ -135,8 +141,12 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         entryPoint.requestStarted();
+        idleSince = 0;
         current = new Exchange(ctx, request, this);
         responseComplete = false;
+        if (request.headers().contains(HttpHeaderNames.EXPECT) && !answerExpectation(ctx, request)) {
+            return;
+        }
         RouteHandler handler = routing.snapshot().route(entryPoint.name(), current);
         try {
             if (handler == null) {
@@ -150,6 +160,23 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
                 current.respond(HttpResponseStatus.INTERNAL_SERVER_ERROR, "Internal Server Error");
             }
         }
+    }
+
+    /**
+     * {@code Expect: 100-continue} is answered here, so backends never see Expect and clients send their bodies;
+     * any other expectation gets 417. Returns whether the request goes on.
+     */
+    private boolean answerExpectation(ChannelHandlerContext ctx, HttpRequest request) {
+        String expect = request.headers().get(HttpHeaderNames.EXPECT);
+        request.headers().remove(HttpHeaderNames.EXPECT);
+        if (HttpHeaderValues.CONTINUE.contentEqualsIgnoreCase(expect.trim())) {
+            if (request.protocolVersion().equals(HttpVersion.HTTP_1_1)) {
+                ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE));
+            }
+            return true;
+        }
+        current.respond(HttpResponseStatus.EXPECTATION_FAILED, "Expectation Failed");
+        return false;
     }
 
     /** Malformed requests get a 4xx and the connection is closed; nothing of them reaches a handler. */
@@ -195,6 +222,7 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
     private void finishExchange() {
         entryPoint.requestFinished();
         current = null;
+        idleSince = System.nanoTime();
         if (entryPoint.isDraining()) {
             ctx.close();
             return;
@@ -215,20 +243,18 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
         entryPoint.requestFinished();
         current = null;
         ctx.pipeline().remove("codec");
-        ctx.pipeline().remove("expect");
-        if (ctx.pipeline().get("idle") != null) {
-            ctx.pipeline().remove("idle");
-        }
         ctx.pipeline().remove(this);
     }
 
-    @Override
-    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-        if (evt instanceof IdleStateEvent && current == null) {
-            ctx.close(); // idleTimeout: a keep-alive connection without a request
-            return;
+    /** idleTimeout: closes the connection if it has had no request since {@code deadline} (System.nanoTime). */
+    void closeIfIdleSince(long deadline) {
+        if (idleSince != 0 && idleSince - deadline < 0 && ctx != null) {
+            ctx.executor().execute(() -> {
+                if (current == null && !upgraded && idleSince != 0 && idleSince - deadline < 0) {
+                    ctx.close();
+                }
+            });
         }
-        ctx.fireUserEventTriggered(evt);
     }
 
     @Override

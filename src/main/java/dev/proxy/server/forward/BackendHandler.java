@@ -2,7 +2,6 @@ package dev.proxy.server.forward;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 
 /** The last handler of a backend connection: hands what the backend sends to the call currently using it. */
@@ -11,6 +10,7 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
     private final BackendPool pool;
     private final Origin origin;
     private ProxyCall call;
+    private long idleSince;
 
     BackendHandler(BackendPool pool, Origin origin) {
         this.pool = pool;
@@ -23,6 +23,14 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
 
     void detach() {
         this.call = null;
+    }
+
+    void idleSince(long nanos) {
+        idleSince = nanos;
+    }
+
+    long idleSince() {
+        return idleSince;
     }
 
     @Override
@@ -73,12 +81,4 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    @Override
-    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-        if (evt instanceof IdleStateEvent && call == null) {
-            ctx.close();
-            return;
-        }
-        ctx.fireUserEventTriggered(evt);
-    }
 }
