@@ -134,7 +134,12 @@ public final class ConsulAgent implements AutoCloseable {
 
     /** Reads {@code pathAndQuery} with the management token (if any) and parses the JSON answer. */
     public JsonNode read(String pathAndQuery) {
-        HttpResponse<String> response = expectOk(send("GET", pathAndQuery, adminToken(), null));
+        return read(pathAndQuery, adminToken());
+    }
+
+    /** Reads {@code pathAndQuery} with the given token (none if {@code null}) and parses the JSON answer. */
+    public JsonNode read(String pathAndQuery, @Nullable String token) {
+        HttpResponse<String> response = expectOk(send("GET", pathAndQuery, token, null));
         try {
             return ObjectMapper.getDefault().readValue(response.body(), JsonNode.class);
         } catch (IOException e) {

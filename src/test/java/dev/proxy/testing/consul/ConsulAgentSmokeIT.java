@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.micronaut.json.tree.JsonNode;
+import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
+import java.io.InputStreamReader;
 import java.net.ConnectException;
+import java.net.SocketException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -19,6 +22,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.SSLSocketFactory;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -83,14 +89,13 @@ class ConsulAgentSmokeIT {
 
         HttpResponse<String> register = consul.send("PUT", "/v1/agent/service/register", token,
                 "{\"Name\":\"smoke-acl-" + tokenKind + "\",\"Port\":18083}");
-        HttpResponse<String> service = consul.send("GET", "/v1/catalog/service/smoke-acl", token, null);
-        HttpResponse<String> nodes = consul.send("GET", "/v1/catalog/nodes", token, null);
+        JsonNode service = consul.read("/v1/catalog/service/smoke-acl", token);
+        JsonNode nodes = consul.read("/v1/catalog/nodes", token);
 
         assertThat(register.statusCode()).isEqualTo(registerStatus);
-        assertThat(service.statusCode()).isEqualTo(200);
-        // Default deny hides what a token may not read rather than refusing the read.
-        assertThat(service.body().contains("\"ServiceName\":\"smoke-acl\"")).isEqualTo(seesCatalog);
-        assertThat(nodes.body().contains("\"Node\":\"proxy-test\"")).isEqualTo(seesCatalog);
+        // Default deny hides what a token may not read (200, empty) rather than refusing the read.
+        assertThat(service.size()).isEqualTo(seesCatalog ? 1 : 0);
+        assertThat(nodeNames(nodes)).isEqualTo(seesCatalog ? List.of("proxy-test") : List.of());
     }
 
     @Test
@@ -110,13 +115,39 @@ class ConsulAgentSmokeIT {
         assertThat(leader.body()).startsWith("\"127.0.0.1:");
     }
 
-    @Test
-    void refusesTheHandshakeWithoutAClientCertificate(@RealConsul(tls = true) ConsulAgent consul) {
-        HttpClient client = HttpClient.newBuilder().sslContext(consul.tls().sslContext(false)).build();
-        HttpRequest request = HttpRequest.newBuilder(consul.httpsAddress().resolve("/v1/status/leader")).build();
+    @ParameterizedTest(name = "{0} with client certificate: {1}")
+    @CsvSource({
+        "TLSv1.2, true",
+        "TLSv1.3, true",
+        "TLSv1.2, false",
+        "TLSv1.3, false",
+    })
+    void demandsTheClientCertificateOnHttps(String protocol, boolean presentCertificate,
+            @RealConsul(tls = true) ConsulAgent consul) throws Throwable {
+        URI https = consul.httpsAddress();
+        SSLSocketFactory factory = consul.tls().sslContext(presentCertificate).getSocketFactory();
 
-        assertThatThrownBy(() -> client.send(request, BodyHandlers.ofString()))
-                .isInstanceOf(SSLException.class);
+        try (SSLSocket socket = (SSLSocket) factory.createSocket(https.getHost(), https.getPort())) {
+            socket.setSoTimeout(5_000);
+            socket.setEnabledProtocols(new String[] {protocol});
+            ThrowingCallable exchange = () -> {
+                socket.startHandshake();
+                socket.getOutputStream().write(
+                        "GET /v1/status/leader HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                String statusLine = new BufferedReader(
+                        new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII)).readLine();
+                assertThat(statusLine).isEqualTo("HTTP/1.1 200 OK");
+            };
+            if (presentCertificate) {
+                exchange.call();
+            } else {
+                // The server refuses with an alert and closes. Which error the client sees is a race: the
+                // alert itself (SSLException), or a reset/broken pipe on its next write (SocketException).
+                // TLS 1.3 clients finish their side of the handshake first, so there it shows on the request.
+                // (The JDK HttpClient sometimes misses that TLS 1.3 alert and waits forever: a raw socket here.)
+                assertThatThrownBy(exchange).isInstanceOfAny(SSLException.class, SocketException.class);
+            }
+        }
     }
 
     @Test
@@ -155,11 +186,15 @@ class ConsulAgentSmokeIT {
 
         assertThat(consul.httpAddress()).isEqualTo(addressBefore);
         assertThat(consul.readToken()).isEqualTo(readToken);
-        HttpResponse<String> nodes = consul.send("GET", "/v1/catalog/nodes", readToken, null);
-        assertThat(nodes.statusCode()).isEqualTo(200);
-        assertThat(nodes.body()).contains("\"Node\":\"proxy-test\"");
+        assertThat(nodeNames(consul.read("/v1/catalog/nodes", readToken))).containsExactly("proxy-test");
         // Dev mode keeps the catalog in memory: a restarted agent has forgotten the service.
         assertThat(consul.read("/v1/catalog/service/smoke-restart").size()).isZero();
+    }
+
+    private static List<String> nodeNames(JsonNode nodes) {
+        List<String> names = new ArrayList<>();
+        nodes.values().forEach(node -> names.add(node.get("Node").getStringValue()));
+        return names;
     }
 
     private static String status(ConsulAgent consul, String service) {

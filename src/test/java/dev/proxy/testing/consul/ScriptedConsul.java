@@ -75,10 +75,11 @@ final class ScriptedConsul implements ConsulRuntime {
 
     private void run(List<String> command) throws IOException {
         Files.createDirectories(workdir);
+        // Appended, so the start and stop reports of every restart stay readable after the run.
         Path output = workdir.resolve("agent-sh.out");
         Process process = new ProcessBuilder(command)
                 .redirectErrorStream(true)
-                .redirectOutput(output.toFile())
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile()))
                 .start();
         try {
             if (!process.waitFor(SCRIPT_TIMEOUT.toMinutes(), TimeUnit.MINUTES)) {
