@@ -27,7 +27,7 @@ running_pid() {
   local pidfile="$1/consul.pid" pid
   [[ -f "$pidfile" ]] || return 1
   pid="$(<"$pidfile")"
-  [[ -r "/proc/$pid/cmdline" ]] && tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q 'consul agent' || return 1
+  [[ -r "/proc/$pid/cmdline" && "$(tr '\0' ' ' <"/proc/$pid/cmdline")" == *" agent -dev "* ]] || return 1
   echo "$pid"
 }
 

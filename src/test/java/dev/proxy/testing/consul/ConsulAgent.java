@@ -37,12 +37,12 @@ public final class ConsulAgent implements AutoCloseable {
 
     /** An agent run by the project's scripts, keeping its configuration, certificates and log in {@code workdir}. */
     public static ConsulAgent scripted(Path workdir, ConsulVariant variant) {
-        return new ConsulAgent(variant, new ScriptedConsul(ScriptedConsul.defaultScripts(), workdir, variant));
+        return new ConsulAgent(variant, new ScriptedConsulRuntime(ScriptedConsulRuntime.defaultScripts(), workdir, variant));
     }
 
     /** An agent in a Testcontainers container; needs a Docker engine. */
     public static ConsulAgent inContainer(ConsulVariant variant) {
-        return new ConsulAgent(variant, new ContainerConsul(variant));
+        return new ConsulAgent(variant, new ContainerConsulRuntime(variant));
     }
 
     /** Starts the agent and returns once it has a leader. */

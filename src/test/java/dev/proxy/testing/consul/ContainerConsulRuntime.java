@@ -15,7 +15,7 @@ import org.testcontainers.containers.wait.strategy.Wait;
  * ({@code -Dproxy.test.services=testcontainers}). Plain and ACL variants only; TLS needs the scripted
  * agent. Unlike the scripted agent, a restart gets new mapped ports.
  */
-final class ContainerConsul implements ConsulRuntime {
+final class ContainerConsulRuntime implements ConsulRuntime {
 
     /** The same release the scripted agent builds (src/test/services/consul/build/go.mod). */
     private static final String IMAGE = "hashicorp/consul:1.19.2";
@@ -27,7 +27,7 @@ final class ContainerConsul implements ConsulRuntime {
     private final String readToken = UUID.randomUUID().toString();
     private ConsulContainer container;
 
-    ContainerConsul(ConsulVariant variant) {
+    ContainerConsulRuntime(ConsulVariant variant) {
         if (variant.tls()) {
             throw new IllegalArgumentException("the TLS variant runs only with the scripted agent (agent.sh --tls)");
         }

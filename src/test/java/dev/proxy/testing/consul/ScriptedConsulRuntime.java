@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  * the binary on first use (through {@code build.sh}), so a fresh machine needs nothing but Go.
  * Restarting in the same work directory keeps ports, tokens and certificates.
  */
-final class ScriptedConsul implements ConsulRuntime {
+final class ScriptedConsulRuntime implements ConsulRuntime {
 
     /** Covers a first-time Consul build on a busy 2-core machine; a cached start takes seconds. */
     private static final Duration SCRIPT_TIMEOUT = Duration.ofMinutes(45);
@@ -27,7 +27,7 @@ final class ScriptedConsul implements ConsulRuntime {
     private final ConsulVariant variant;
     private Thread killOnExit;
 
-    ScriptedConsul(Path scripts, Path workdir, ConsulVariant variant) {
+    ScriptedConsulRuntime(Path scripts, Path workdir, ConsulVariant variant) {
         this.script = scripts.resolve("agent.sh");
         this.workdir = workdir.toAbsolutePath();
         this.variant = variant;
