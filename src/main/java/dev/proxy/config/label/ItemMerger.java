@@ -72,12 +72,12 @@ public final class ItemMerger {
                 mergedRouters.put(name, defs.get(0).value());
                 return;
             }
-            String problem = canary(name, defs, mergedServices, canaries);
-            if (problem == null) {
+            String hint = canary(name, defs, mergedServices, canaries);
+            if (hint == null) {
                 Router first = defs.get(0).value();
                 mergedRouters.put(name, ItemDefaults.withRuleAndService(first, first.rule(), name + "-canary"));
             } else {
-                problems.add(conflict("router", name, defs, problem));
+                problems.add(conflict("router", name, defs, hint));
             }
         });
         mergedServices.putAll(canaries);

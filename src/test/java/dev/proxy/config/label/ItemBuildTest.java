@@ -22,6 +22,7 @@ import dev.proxy.config.dynamic.Middleware;
 import dev.proxy.config.dynamic.Router;
 import dev.proxy.config.dynamic.RouterTls;
 import dev.proxy.config.dynamic.Server;
+import dev.proxy.config.dynamic.Service;
 import dev.proxy.config.dynamic.Sticky;
 import dev.proxy.config.dynamic.StickyCookie;
 import java.time.Duration;
@@ -40,7 +41,7 @@ class ItemBuildTest {
 
     private static final String URL = "http://127.0.0.2:8080";
     private static final String RULE = "Host(`app`)";
-    private static final Map<String, dev.proxy.config.dynamic.Service> APP = map("app", lb(URL));
+    private static final Map<String, Service> APP = map("app", lb(URL));
     private static final DynamicConfig DEFAULTS = http(map("app", router("app", RULE)), APP);
 
     private static Router web(List<String> entryPoints, List<String> middlewares, RouterTls tls) {
