@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import dev.proxy.testing.DataPlane;
 
 /** The data plane over real sockets with real backends (JDK HTTP servers on loopback). */
 class ForwardingTest {

@@ -1,4 +1,4 @@
-package dev.proxy.server;
+package dev.proxy.testing;
 
 import dev.proxy.config.decode.CommandLineEntries;
 import dev.proxy.config.decode.ConfigEntry;
@@ -11,6 +11,13 @@ import dev.proxy.ping.PingEndpoint;
 import dev.proxy.ping.PingHandler;
 import dev.proxy.server.forward.BackendPool;
 import dev.proxy.server.forward.Forwarder;
+import dev.proxy.provider.ConfigurationWatcher;
+import dev.proxy.provider.Provider;
+import dev.proxy.server.EntryPoint;
+import dev.proxy.server.NettyTransport;
+import dev.proxy.server.ProxyServer;
+import dev.proxy.server.RoutingService;
+import java.util.ArrayList;
 import java.io.StringReader;
 import java.util.List;
 import java.util.Map;
@@ -19,15 +26,17 @@ import java.util.Map;
  * The data plane wired by hand (no DI container) on ephemeral loopback ports, for in-JVM tests over real sockets:
  * install flags in, a dynamic YAML configuration applied as provider {@code file}.
  */
-final class DataPlane implements AutoCloseable {
+public final class DataPlane implements AutoCloseable {
 
-    final InstallConfig install;
-    final NettyTransport transport = new NettyTransport();
-    final PingEndpoint pingEndpoint;
-    final RoutingService routing;
-    final ProxyServer server;
+    public final InstallConfig install;
+    public final NettyTransport transport = new NettyTransport();
+    public final PingEndpoint pingEndpoint;
+    public final RoutingService routing;
+    public final ProxyServer server;
+    private final List<Provider> providers = new ArrayList<>();
+    private ConfigurationWatcher watcher;
 
-    DataPlane(String... installFlags) {
+    public DataPlane(String... installFlags) {
         List<ConfigEntry> entries = CommandLineEntries.fromFlags(List.of(installFlags));
         install = RecordDecoder.decode(InstallConfig.class, entries);
         pingEndpoint = new PingEndpoint(install);
@@ -38,22 +47,35 @@ final class DataPlane implements AutoCloseable {
         server.start();
     }
 
-    int port(String entryPoint) {
+    public int port(String entryPoint) {
         return server.entryPoints().get(entryPoint).port();
     }
 
-    String url(String entryPoint, String path) {
+    public String url(String entryPoint, String path) {
         return "http://127.0.0.1:" + port(entryPoint) + path;
     }
 
     /** Applies a dynamic YAML configuration as the only provider, {@code file}: names get {@code @file}. */
-    void apply(String yaml) {
+    public void apply(String yaml) {
         DynamicConfig c = RecordDecoder.decode(DynamicConfig.class, YamlEntries.read(new StringReader(yaml), "test"));
         routing.onMergedConfig(ConfigurationMerger.merge(Map.of("file", c)));
     }
 
+    /**
+     * Runs a real provider the way the program does: its configurations go through a {@link ConfigurationWatcher}
+     * (throttle from the install flags) into the routing.
+     */
+    public void run(Provider provider) {
+        if (watcher == null) {
+            watcher = new ConfigurationWatcher(install, List.of(routing));
+        }
+        providers.add(provider);
+        provider.start(watcher);
+    }
+
     @Override
     public void close() {
+        providers.forEach(Provider::stop);
         server.entryPoints().values().forEach(EntryPoint::stopAccepting);
         transport.close();
     }
