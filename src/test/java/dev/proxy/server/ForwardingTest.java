@@ -358,4 +358,32 @@ class ForwardingTest {
         assertThat(hits.get("v1").get()).isEqualTo(900);
         assertThat(hits.get("v2").get()).isEqualTo(100);
     }
+
+    @Test
+    void passiveHealthCheckTakesAFailingServerOutForTheWindow() throws Exception {
+        String good = backend("good");
+        HttpServer failing = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        failing.createContext("/", ex -> {
+            hits.computeIfAbsent("failing", k -> new AtomicInteger()).incrementAndGet();
+            ex.sendResponseHeaders(500, -1);
+            ex.close();
+        });
+        failing.start();
+        backends.add(failing);
+        proxy.apply("""
+                http:
+                  routers: {r: {rule: "PathPrefix(`/`)", service: s}}
+                  services:
+                    s:
+                      loadBalancer:
+                        servers: [{url: "%s"}, {url: "http://127.0.0.1:%d"}]
+                        passiveHealthCheck: {failureWindow: 1m, maxFailedAttempts: 2}
+                """.formatted(good, failing.getAddress().getPort()));
+        for (int i = 0; i < 20; i++) {
+            get("/");
+        }
+        // Two 500s within the window take it out; round robin would otherwise have sent it 10 of the 20.
+        assertThat(hits.get("failing").get()).isEqualTo(2);
+        assertThat(hits.get("good").get()).isEqualTo(18);
+    }
 }

@@ -27,6 +27,8 @@ import java.util.function.Predicate;
  */
 public final class LoadBalancedService implements ServiceHandler {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(LoadBalancedService.class);
+
     private final String name;
     private final List<ServerState> servers;
     private final int[] order;
@@ -36,6 +38,7 @@ public final class LoadBalancedService implements ServiceHandler {
     private final StickyCookie sticky;
     private final String cookieName;
     private final HealthChecker healthChecker;
+    private final ForwardOutcome outcome;
 
     public LoadBalancedService(String name, LoadBalancer config, Forwarder forwarder, Predicate<Exchange> trustForwarded) {
         this.name = name;
@@ -55,6 +58,41 @@ public final class LoadBalancedService implements ServiceHandler {
                 : config.sticky().cookie();
         this.cookieName = sticky == null ? null : sticky.name().isEmpty() ? "_" + hash(name).substring(0, 6) : sticky.name();
         this.healthChecker = config.healthCheck() == null ? null : new HealthChecker(name, config.healthCheck(), servers);
+        this.outcome = config.passiveHealthCheck() == null ? ForwardOutcome.IGNORED
+                : new PassiveOutcome(config.passiveHealthCheck(), healthChecker != null);
+    }
+
+    /** Passive health checking: live requests that fail take their server out of the rotation for a while. */
+    private final class PassiveOutcome implements ForwardOutcome {
+        private final long window;
+        private final int max;
+        private final boolean activeBringsBack;
+
+        PassiveOutcome(dev.proxy.config.dynamic.PassiveHealthCheck config, boolean activeBringsBack) {
+            this.window = config.failureWindow().toNanos();
+            this.max = config.maxFailedAttempts();
+            this.activeBringsBack = activeBringsBack;
+        }
+
+        @Override
+        public void answered(Target target, int status) {
+            if (status >= 500) {
+                failed(target);
+            }
+        }
+
+        @Override
+        public void failed(Target target) {
+            for (ServerState s : servers) {
+                if (s.target() == target && s.recordFailure(System.nanoTime(), window, max)) {
+                    LOG.warn("service {}: server {} failed {} request(s) within {} ms, out of rotation", name,
+                            target.url(), max, window / 1_000_000);
+                    if (activeBringsBack) {
+                        s.setUp(false); // only the active health check brings it back
+                    }
+                }
+            }
+        }
     }
 
     @Override
@@ -72,7 +110,7 @@ public final class LoadBalancedService implements ServiceHandler {
             String value = chosen.cookieValue();
             exchange.addResponseHeadHook(r -> r.headers().add(HttpHeaderNames.SET_COOKIE, cookie(value)));
         }
-        forwarder.forward(exchange, chosen.target(), trustForwarded, ForwardOutcome.IGNORED);
+        forwarder.forward(exchange, chosen.target(), trustForwarded, outcome);
     }
 
     ServerState pick() {
