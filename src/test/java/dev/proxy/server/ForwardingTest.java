@@ -386,4 +386,25 @@ class ForwardingTest {
         assertThat(hits.get("failing").get()).isEqualTo(2);
         assertThat(hits.get("good").get()).isEqualTo(18);
     }
+
+    @Test
+    void stickyWeightedServiceKeepsAClientOnOneMember() throws Exception {
+        String v1 = backend("v1");
+        String v2 = backend("v2");
+        proxy.apply("""
+                http:
+                  routers: {r: {rule: "PathPrefix(`/`)", service: canary}}
+                  services:
+                    canary: {weighted: {services: [{name: app-v1}, {name: app-v2}], sticky: {cookie: {name: member}}}}
+                    app-v1: {loadBalancer: {servers: [{url: "%s"}]}}
+                    app-v2: {loadBalancer: {servers: [{url: "%s"}]}}
+                """.formatted(v1, v2));
+        HttpResponse<String> first = get("/");
+        String setCookie = first.headers().firstValue("Set-Cookie").orElseThrow();
+        String cookie = setCookie.substring(0, setCookie.indexOf(';'));
+        for (int i = 0; i < 6; i++) {
+            assertThat(get("/", "Cookie", cookie).body()).startsWith(first.body().substring(0, 2));
+        }
+        assertThat(hits).containsOnlyKeys(first.body().substring(0, 2));
+    }
 }

@@ -1,22 +1,12 @@
 package dev.proxy.server.balance;
 
 import dev.proxy.config.dynamic.LoadBalancer;
-import dev.proxy.config.dynamic.StickyCookie;
 import dev.proxy.server.Exchange;
 import dev.proxy.server.forward.ForwardOutcome;
 import dev.proxy.server.forward.Forwarder;
 import dev.proxy.server.forward.Target;
-import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.cookie.Cookie;
-import io.netty.handler.codec.http.cookie.DefaultCookie;
-import io.netty.handler.codec.http.cookie.ServerCookieDecoder;
-import io.netty.handler.codec.http.cookie.ServerCookieEncoder;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
@@ -35,8 +25,7 @@ public final class LoadBalancedService implements ServiceHandler {
     private final AtomicLong next = new AtomicLong();
     private final Forwarder forwarder;
     private final Predicate<Exchange> trustForwarded;
-    private final StickyCookie sticky;
-    private final String cookieName;
+    private final StickySessions sticky;
     private final HealthChecker healthChecker;
     private final ForwardOutcome outcome;
 
@@ -48,15 +37,12 @@ public final class LoadBalancedService implements ServiceHandler {
         List<Integer> weights = new ArrayList<>();
         for (var s : config.servers()) {
             Target t = Target.of(s.url(), config.passHostHeader());
-            list.add(new ServerState(t, s.weight(), hash(s.url())));
+            list.add(new ServerState(t, s.weight(), StickySessions.token(s.url())));
             weights.add(s.weight());
         }
         this.servers = List.copyOf(list);
         this.order = SmoothWeights.sequence(weights);
-        this.sticky = config.sticky() == null ? null
-                : config.sticky().cookie() == null ? new StickyCookie(null, null, null, null, null, null, null)
-                : config.sticky().cookie();
-        this.cookieName = sticky == null ? null : sticky.name().isEmpty() ? "_" + hash(name).substring(0, 6) : sticky.name();
+        this.sticky = StickySessions.of(config.sticky(), name);
         this.healthChecker = config.healthCheck() == null ? null : new HealthChecker(name, config.healthCheck(), servers);
         this.outcome = config.passiveHealthCheck() == null ? ForwardOutcome.IGNORED
                 : new PassiveOutcome(config.passiveHealthCheck(), healthChecker != null);
@@ -107,8 +93,7 @@ public final class LoadBalancedService implements ServiceHandler {
             return;
         }
         if (setCookie) {
-            String value = chosen.cookieValue();
-            exchange.addResponseHeadHook(r -> r.headers().add(HttpHeaderNames.SET_COOKIE, cookie(value)));
+            sticky.remember(exchange, chosen.cookieValue());
         }
         forwarder.forward(exchange, chosen.target(), trustForwarded, outcome);
     }
@@ -128,41 +113,15 @@ public final class LoadBalancedService implements ServiceHandler {
     }
 
     private ServerState fromCookie(Exchange exchange) {
-        String header = exchange.request().headers().get(HttpHeaderNames.COOKIE);
-        if (header == null) {
-            return null;
-        }
-        for (Cookie c : ServerCookieDecoder.LAX.decode(header)) {
-            if (c.name().equals(cookieName)) {
-                for (ServerState s : servers) {
-                    if (s.cookieValue().equals(c.value()) && s.isUp() && s.weight() > 0) {
-                        return s;
-                    }
+        String token = sticky.chosen(exchange);
+        if (token != null) {
+            for (ServerState s : servers) {
+                if (s.cookieValue().equals(token) && s.isUp() && s.weight() > 0) {
+                    return s;
                 }
             }
         }
         return null;
-    }
-
-    private String cookie(String value) {
-        DefaultCookie c = new DefaultCookie(cookieName, value);
-        c.setPath(sticky.path());
-        c.setHttpOnly(sticky.httpOnly());
-        c.setSecure(sticky.secure());
-        if (!sticky.domain().isEmpty()) {
-            c.setDomain(sticky.domain());
-        }
-        if (sticky.maxAge() != 0) {
-            c.setMaxAge(sticky.maxAge());
-        }
-        if (!sticky.sameSite().isEmpty()) {
-            c.setSameSite(switch (sticky.sameSite()) {
-                case "none" -> io.netty.handler.codec.http.cookie.CookieHeaderNames.SameSite.None;
-                case "lax" -> io.netty.handler.codec.http.cookie.CookieHeaderNames.SameSite.Lax;
-                default -> io.netty.handler.codec.http.cookie.CookieHeaderNames.SameSite.Strict;
-            });
-        }
-        return ServerCookieEncoder.STRICT.encode(c);
     }
 
     @Override
@@ -190,15 +149,5 @@ public final class LoadBalancedService implements ServiceHandler {
     @Override
     public String name() {
         return name;
-    }
-
-    /** An opaque, stable token for a string: the cookie never reveals a server's address. */
-    private static String hash(String s) {
-        try {
-            byte[] d = MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(d, 0, 8);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }
