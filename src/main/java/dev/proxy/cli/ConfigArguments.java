@@ -7,7 +7,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Unmatched;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 
 /** The configuration options shared by {@code proxy} and its subcommands (a picocli mixin). */
 final class ConfigArguments {
@@ -17,11 +18,12 @@ final class ConfigArguments {
                     + "~/.config/proxy.yml, /etc/proxy/proxy.yml; env PROXY_CONFIGFILE)")
     String configFile;
 
-    @Unmatched
-    List<String> flags = new ArrayList<>();
+    /** The command this mixin belongs to; its unmatched arguments are the configuration flags. */
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec mixee;
 
     InstallConfigLoader.Loaded load() {
-        List<String> all = new ArrayList<>(flags);
+        List<String> all = new ArrayList<>(mixee.commandLine().getUnmatchedArguments());
         if (configFile != null) {
             all.add(InstallConfigLoader.CONFIG_FILE_FLAG + "=" + configFile);
         }

@@ -5,6 +5,7 @@ import ch.qos.logback.classic.LoggerContext;
 import dev.proxy.config.install.InstallConfig;
 import dev.proxy.config.install.InstallConfigLoader;
 import dev.proxy.config.install.LogConfig;
+import dev.proxy.provider.Providers;
 import dev.proxy.server.ProxyServer;
 import io.micronaut.context.ApplicationContext;
 import java.lang.management.ManagementFactory;
@@ -50,6 +51,8 @@ final class Serve {
         long uptime = ManagementFactory.getRuntimeMXBean().getUptime();
         LOG.info("proxy {} started in {} ms; configuration: {}; entry points: {}", VersionCommand.version(), uptime,
                 loaded.fileDescription(), server.describe());
+        // Providers start once the entry points are bound; they stop when the context closes (@PreDestroy).
+        context.getBean(Providers.class).start();
         Signal.handle(new Signal("TERM"), s -> beginShutdown(server, context, s.getName()));
         Signal.handle(new Signal("INT"), s -> beginShutdown(server, context, s.getName()));
         try {

@@ -35,9 +35,18 @@ public final class Regex {
     public static Regex compile(String source) {
         checkSize(source);
         try {
-            return new Regex(Pattern.compile(source));
+            Regex regex = new Regex(Pattern.compile(source));
+            // RE2/J's matcher follows empty-width transitions recursively, so a long chain of them (`${1000}`)
+            // overflows the stack at match time. A trial match here finds those before a request can.
+            regex.find("");
+            regex.find("a/b");
+            return regex;
         } catch (PatternSyntaxException e) {
             throw new IllegalArgumentException("invalid regular expression: " + e.getDescription());
+        } catch (StackOverflowError e) {
+            // Degenerate patterns (e.g. `${1000}(?i){2,5}`) that the size estimate does not catch. This runs when
+            // configuration is applied, never per request, and the stack unwinds cleanly, so refusing is safe.
+            throw new IllegalArgumentException("regular expression too complex");
         }
     }
 

@@ -108,11 +108,14 @@ public final class Exchange implements RequestFacts {
     }
 
     /**
-     * Changes the path forwarded to the backend (stripPrefix, addPrefix, replacePath); {@link #path()} returns it from
-     * now on. Routing is already done. The query string is kept.
+     * Changes the path forwarded to the backend (stripPrefix, addPrefix, replacePath): the request target becomes
+     * origin form with the new path and the same query, and {@link #path()} returns it from now on. Routing is
+     * already done.
      */
     public void rewritePath(String newPath) {
+        String query = rawQuery();
         path = newPath.isEmpty() ? "/" : newPath;
+        request.setUri(path + (query.isEmpty() ? "" : "?" + query)); // what the forwarder sends as it is
     }
 
     /**
@@ -180,7 +183,12 @@ public final class Exchange implements RequestFacts {
 
     @Override
     public InetAddress clientAddress() {
-        return remoteAddress().getAddress();
+        return connection.clientAddress();
+    }
+
+    /** The client address as text (cached per connection). */
+    public String clientIp() {
+        return connection.clientIp();
     }
 
     public InetSocketAddress localAddress() {
@@ -316,6 +324,7 @@ public final class Exchange implements RequestFacts {
             HttpResponse head = new DefaultHttpResponse(response.protocolVersion(), response.status(), response.headers());
             sendResponseHead(head);
             sendResponseContent(new DefaultLastHttpContent(response.content()));
+            ctx.flush();
             return;
         }
         sendResponseHead(response);
@@ -360,7 +369,18 @@ public final class Exchange implements RequestFacts {
         }
     }
 
-    /** Writes a body chunk of a streamed response; the last one completes the exchange. */
+    /** Sends what {@link #sendResponseContent} wrote (a relay flushes once per read burst, not per chunk). */
+    public void flushResponse() {
+        ctx.flush();
+    }
+
+    void flushRequestBody() {
+        if (bodySink != null) {
+            bodySink.flush();
+        }
+    }
+
+    /** Writes (without flushing) a body chunk of a streamed response; the last one completes the exchange. */
     public ChannelFuture sendResponseContent(HttpContent content) {
         if (bodyFilters != null) {
             for (ResponseBodyFilter filter : bodyFilters) {
@@ -375,7 +395,7 @@ public final class Exchange implements RequestFacts {
             ctx.write(heldHead);
             heldHead = null;
         }
-        ChannelFuture f = ctx.writeAndFlush(content);
+        ChannelFuture f = ctx.write(content);
         if (content instanceof LastHttpContent) {
             finishResponse(f);
         }

@@ -3,14 +3,19 @@ package dev.proxy.server;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
-import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,6 +37,14 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
     private boolean responseComplete;
     private boolean closeAfterResponse;
     private boolean upgraded;
+    /** When the connection last became idle (System.nanoTime), 0 while a request is in progress. */
+    private volatile long idleSince;
+    /** When the first byte of the request being read arrived, 0 when no request is being read. */
+    private volatile long readingSince;
+    /** When the head of the request being answered arrived, 0 when no response is pending. */
+    private volatile long respondingSince;
+    private InetAddress clientAddress;
+    private String clientIp;
 
     HttpConnectionHandler(EntryPoint entryPoint, RoutingService routing) {
         this.entryPoint = entryPoint;
@@ -49,6 +62,7 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         this.ctx = ctx;
+        idleSince = System.nanoTime();
         entryPoint.connectionOpened(this);
         ctx.fireChannelActive();
     }
@@ -65,6 +79,28 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
         waiting.clear();
         entryPoint.connectionClosed(this);
         ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (current != null) {
+            current.flushRequestBody();
+        }
+        ctx.fireChannelReadComplete();
+    }
+
+    InetAddress clientAddress() {
+        if (clientAddress == null) {
+            clientAddress = ((InetSocketAddress) ctx.channel().remoteAddress()).getAddress();
+        }
+        return clientAddress;
+    }
+
+    String clientIp() {
+        if (clientIp == null) {
+            clientIp = clientAddress().getHostAddress();
+        }
+        return clientIp;
     }
 
     @Override
@@ -87,6 +123,9 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
             startRequest(ctx, request);
         }
         if (msg instanceof HttpContent content) {
+            if (content instanceof LastHttpContent) {
+                readingSince = 0;
+            }
             Exchange ex = current;
             if (ex == null || responseComplete) {
                 // The rest of a body whose response is already complete: read and dropped.
@@ -109,8 +148,13 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         entryPoint.requestStarted();
+        idleSince = 0;
+        respondingSince = System.nanoTime();
         current = new Exchange(ctx, request, this);
         responseComplete = false;
+        if (request.headers().contains(HttpHeaderNames.EXPECT) && !answerExpectation(ctx, request)) {
+            return;
+        }
         RouteHandler handler = routing.snapshot().route(entryPoint.name(), current);
         try {
             if (handler == null) {
@@ -124,6 +168,23 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
                 current.respond(HttpResponseStatus.INTERNAL_SERVER_ERROR, "Internal Server Error");
             }
         }
+    }
+
+    /**
+     * {@code Expect: 100-continue} is answered here, so backends never see Expect and clients send their bodies;
+     * any other expectation gets 417. Returns whether the request goes on.
+     */
+    private boolean answerExpectation(ChannelHandlerContext ctx, HttpRequest request) {
+        String expect = request.headers().get(HttpHeaderNames.EXPECT);
+        request.headers().remove(HttpHeaderNames.EXPECT);
+        if (HttpHeaderValues.CONTINUE.contentEqualsIgnoreCase(expect.trim())) {
+            if (request.protocolVersion().equals(HttpVersion.HTTP_1_1)) {
+                ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE));
+            }
+            return true;
+        }
+        current.respond(HttpResponseStatus.EXPECTATION_FAILED, "Expectation Failed");
+        return false;
     }
 
     /** Malformed requests get a 4xx and the connection is closed; nothing of them reaches a handler. */
@@ -154,6 +215,7 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         responseComplete = true;
+        respondingSince = 0;
         if (!keepAlive) {
             entryPoint.requestFinished();
             current = null;
@@ -169,6 +231,7 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
     private void finishExchange() {
         entryPoint.requestFinished();
         current = null;
+        idleSince = System.nanoTime();
         if (entryPoint.isDraining()) {
             ctx.close();
             return;
@@ -189,20 +252,38 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
         entryPoint.requestFinished();
         current = null;
         ctx.pipeline().remove("codec");
-        ctx.pipeline().remove("expect");
-        if (ctx.pipeline().get("idle") != null) {
-            ctx.pipeline().remove("idle");
-        }
         ctx.pipeline().remove(this);
     }
 
-    @Override
-    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-        if (evt instanceof IdleStateEvent && current == null) {
-            ctx.close(); // idleTimeout: a keep-alive connection without a request
-            return;
+    /**
+     * Closes the connection when one of the responding timeouts (nanoseconds, 0 = off) has passed; called by the
+     * entry point's sweep from another thread, so it only reads volatile timestamps and closes on the event loop.
+     */
+    void enforceTimeouts(long now, long idle, long read, long write) {
+        long reading = readingSince;
+        long idleAt = idleSince;
+        long responding = respondingSince;
+        String expired = read > 0 && reading != 0 && now - reading > read ? "readTimeout"
+                : idle > 0 && idleAt != 0 && reading == 0 && now - idleAt > idle ? "idleTimeout"
+                : write > 0 && responding != 0 && now - responding > write ? "writeTimeout"
+                : null;
+        if (expired != null && ctx != null && !upgraded) {
+            LOG.debug("entry point {}: closing connection from {}: {}", entryPoint.name(), ctx.channel().remoteAddress(), expired);
+            ctx.close();
         }
-        ctx.fireUserEventTriggered(evt);
+    }
+
+    /** A handler placed before the HTTP codec: notes when the first byte of a request arrives (readTimeout). */
+    ChannelInboundHandlerAdapter firstByteMarker() {
+        return new ChannelInboundHandlerAdapter() {
+            @Override
+            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                if (readingSince == 0) {
+                    readingSince = System.nanoTime();
+                }
+                ctx.fireChannelRead(msg);
+            }
+        };
     }
 
     @Override

@@ -6,4 +6,8 @@ import io.netty.handler.codec.http.HttpContent;
 public interface RequestBodySink {
 
     void onRequestContent(HttpContent content);
+
+    /** The client's current read burst ended: flush what was written for it. */
+    default void flush() {
+    }
 }

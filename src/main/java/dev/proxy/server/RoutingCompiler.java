@@ -157,7 +157,7 @@ final class RoutingCompiler {
                 children.add(service(member.name(), services, previous, built, visiting));
                 weights.add(member.weight());
             }
-            handler = new WeightedServiceHandler(name, children, weights);
+            handler = new WeightedServiceHandler(name, children, weights, config.weighted().sticky());
         }
         visiting.remove(name);
         built.put(name, new CompiledService(config, handler));

@@ -6,7 +6,9 @@ import dev.proxy.ping.PingHandler;
 import dev.proxy.config.dynamic.Middleware;
 import dev.proxy.config.dynamic.Router;
 import dev.proxy.config.dynamic.Service;
+import dev.proxy.config.dynamic.MergedConfig;
 import dev.proxy.middleware.Middlewares;
+import dev.proxy.provider.MergedConfigListener;
 import dev.proxy.server.forward.Forwarder;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
@@ -21,7 +23,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * into a new snapshot that replaces the old one atomically; requests read it once.
  */
 @Singleton
-public class RoutingService {
+public class RoutingService implements MergedConfigListener {
 
     /** Above every user router, as Traefik's internal ping router. */
     static final long INTERNAL_PRIORITY = Long.MAX_VALUE;
@@ -36,6 +38,11 @@ public class RoutingService {
     public RoutingService(InstallConfig config, PingHandler ping, Forwarder forwarder, Middlewares middlewares) {
         this.current = new AtomicReference<>(new RoutingSnapshot(internalRoutes(config, ping)));
         this.compiler = new RoutingCompiler(config, forwarder, ping, middlewares);
+    }
+
+    @Override
+    public void onMergedConfig(MergedConfig merged) {
+        apply(merged.routers(), merged.services(), merged.middlewares());
     }
 
     /**

@@ -2,7 +2,7 @@ package dev.proxy.middleware;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.proxy.server.DataPlane;
+import dev.proxy.testing.DataPlane;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.luben.zstd.ZstdInputStream;
 import com.sun.net.httpserver.HttpExchange;
-import dev.proxy.server.DataPlane;
+import dev.proxy.testing.DataPlane;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandler;

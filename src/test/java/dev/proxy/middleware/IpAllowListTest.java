@@ -3,7 +3,7 @@ package dev.proxy.middleware;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.proxy.server.DataPlane;
+import dev.proxy.testing.DataPlane;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;

@@ -20,7 +20,9 @@ import dev.proxy.config.dynamic.RedisConfig;
 import dev.proxy.config.dynamic.SourceCriterion;
 import dev.proxy.config.dynamic.StripPrefix;
 import java.time.Duration;
+import dev.proxy.config.label.LabelDecoder;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -28,12 +30,23 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Middleware configuration as tags and labels write it (flat, lower-case keys, comma lists), decoded by the one
- * generic decoder into the same records as the file provider's YAML; and the values it refuses.
+ * Middleware configuration as tags and labels write it (flat, lower-case keys, comma lists), read by the label
+ * decoder into the same records as the file provider's YAML; and the values they refuse.
  */
 class MiddlewareConfigTest {
 
+    /** Decodes {@code key=value} pairs as the labels {@code proxy.http.middlewares.<key>=<value>} of one item. */
     private static Map<String, Middleware> decode(String... keys) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        for (String k : keys) {
+            int eq = k.indexOf('=');
+            labels.put("proxy.http.middlewares." + k.substring(0, eq), k.substring(eq + 1));
+        }
+        return LabelDecoder.decode(labels, "proxy", "test item label").http().middlewares();
+    }
+
+    /** The same keys as flags (the path YAML and the command line share), where control characters can be written. */
+    private static Map<String, Middleware> decodeFlags(String... keys) {
         List<String> flags = Arrays.stream(keys).map(k -> "--http.middlewares." + k).toList();
         return RecordDecoder.decode(DynamicConfig.class, CommandLineEntries.fromFlags(flags)).http().middlewares();
     }
@@ -106,10 +119,12 @@ class MiddlewareConfigTest {
     @Test
     void headerInjectionFromATagIsRefused() {
         for (String value : List.of("a\r\nSet-Cookie: x=1", "a\nb", "a\u0000b")) {
-            assertThatThrownBy(() -> decode("m.headers.customresponseheaders.X-A=" + value))
+            assertThatThrownBy(() -> decodeFlags("m.headers.customresponseheaders.X-A=" + value))
                     .isInstanceOf(ConfigException.class).hasMessageContaining("must not contain control characters");
-            assertThatThrownBy(() -> decode("m.headers.accesscontrolalloworiginlist=" + value))
+            assertThatThrownBy(() -> decodeFlags("m.headers.accesscontrolalloworiginlist=" + value))
                     .isInstanceOf(ConfigException.class).hasMessageContaining("must not contain control characters");
+            assertThatThrownBy(() -> decode("m.headers.customresponseheaders.X-A=" + value)) // refused by the label reader
+                    .isInstanceOf(ConfigException.class).hasMessageContaining("control character");
         }
     }
 

@@ -7,7 +7,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import dev.proxy.server.DataPlane;
+import dev.proxy.testing.DataPlane;
 import dev.proxy.testing.redis.RedisServer;
 import java.net.URI;
 import java.net.http.HttpClient;

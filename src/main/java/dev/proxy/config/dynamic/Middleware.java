@@ -29,4 +29,9 @@ public record Middleware(@Nullable IpAllowList ipAllowList, @Nullable BasicAuth 
                             : "a middleware has exactly one type, not " + set);
         }
     }
+
+    /** An ipAllowList middleware (the type code and tests most often build directly). */
+    public Middleware(IpAllowList ipAllowList) {
+        this(ipAllowList, null, null, null, null, null, null, null, null, null, null);
+    }
 }

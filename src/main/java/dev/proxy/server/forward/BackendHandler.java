@@ -2,7 +2,6 @@ package dev.proxy.server.forward;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 
 /** The last handler of a backend connection: hands what the backend sends to the call currently using it. */
@@ -11,6 +10,7 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
     private final BackendPool pool;
     private final Origin origin;
     private ProxyCall call;
+    private long idleSince;
 
     BackendHandler(BackendPool pool, Origin origin) {
         this.pool = pool;
@@ -25,6 +25,14 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
         this.call = null;
     }
 
+    void idleSince(long nanos) {
+        idleSince = nanos;
+    }
+
+    long idleSince() {
+        return idleSince;
+    }
+
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         ProxyCall c = call;
@@ -35,6 +43,14 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         c.onBackendMessage(msg);
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (call != null) {
+            call.flushToClient();
+        }
+        ctx.fireChannelReadComplete();
     }
 
     @Override
@@ -65,12 +81,4 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    @Override
-    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-        if (evt instanceof IdleStateEvent && call == null) {
-            ctx.close();
-            return;
-        }
-        ctx.fireUserEventTriggered(evt);
-    }
 }

@@ -14,7 +14,6 @@ import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
-import io.netty.handler.timeout.IdleStateHandler;
 import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -48,7 +47,7 @@ public class BackendPool {
     /** Gives an idle connection to {@code origin} on {@code loop}, or dials one; the callback runs on {@code loop}. */
     void acquire(EventLoop loop, Origin origin, boolean fresh, BiConsumer<BackendConnection, Throwable> callback) {
         if (!fresh) {
-            ArrayDeque<Channel> idleHere = idle.computeIfAbsent(loop, l -> new HashMap<>()).get(origin);
+            ArrayDeque<Channel> idleHere = idleOn(loop).get(origin);
             Channel ch;
             while (idleHere != null && (ch = idleHere.pollLast()) != null) {
                 if (ch.isActive()) {
@@ -74,10 +73,6 @@ public class BackendPool {
                                 .setMaxHeaderSize(MAX_RESPONSE_HEADER_SIZE)
                                 .setValidateHeaders(true), HttpClientCodec.DEFAULT_FAIL_ON_MISSING_RESPONSE,
                                 HttpClientCodec.DEFAULT_PARSE_HTTP_AFTER_CONNECT_REQUEST));
-                        Duration idleTimeout = config.forwardingTimeouts().idleConnTimeout();
-                        if (!idleTimeout.isZero()) {
-                            p.addLast("idle", new IdleStateHandler(0, 0, idleTimeout.toMillis(), TimeUnit.MILLISECONDS));
-                        }
                         p.addLast("backend", new BackendHandler(BackendPool.this, origin));
                     }
                 })
@@ -96,13 +91,45 @@ public class BackendPool {
         if (!ch.isActive()) {
             return;
         }
-        ArrayDeque<Channel> idleHere = idle.computeIfAbsent(ch.eventLoop(), l -> new HashMap<>())
-                .computeIfAbsent(origin, o -> new ArrayDeque<>());
+        ArrayDeque<Channel> idleHere = idleOn(ch.eventLoop()).computeIfAbsent(origin, o -> new ArrayDeque<>());
         if (idleHere.size() >= config.maxIdleConnsPerHost()) {
             ch.close();
             return;
         }
+        ch.pipeline().get(BackendHandler.class).idleSince(System.nanoTime());
         idleHere.addLast(ch);
+    }
+
+    /** The idle connections of one event loop; the first use starts that loop's idle sweep. */
+    private Map<Origin, ArrayDeque<Channel>> idleOn(EventLoop loop) {
+        Map<Origin, ArrayDeque<Channel>> here = idle.get(loop);
+        if (here == null) {
+            here = idle.computeIfAbsent(loop, l -> new HashMap<>());
+            Duration timeout = config.forwardingTimeouts().idleConnTimeout();
+            if (!timeout.isZero()) {
+                long period = Math.max(50, Math.min(1000, timeout.toMillis() / 4));
+                Map<Origin, ArrayDeque<Channel>> mine = here;
+                loop.scheduleAtFixedRate(() -> sweep(mine, timeout.toNanos()), period, period, TimeUnit.MILLISECONDS);
+            }
+        }
+        return here;
+    }
+
+    /**
+     * Closes connections idle longer than {@code idleConnTimeout}; runs on the loop that owns them. A sweep per loop
+     * replaces a timer handler on every connection (which cost work on every read).
+     */
+    private static void sweep(Map<Origin, ArrayDeque<Channel>> here, long timeoutNanos) {
+        long deadline = System.nanoTime() - timeoutNanos;
+        for (ArrayDeque<Channel> deque : here.values()) {
+            // Oldest first: released connections are added at the end.
+            Channel ch;
+            while ((ch = deque.peekFirst()) != null
+                    && ch.pipeline().get(BackendHandler.class).idleSince() - deadline < 0) {
+                deque.pollFirst();
+                ch.close();
+            }
+        }
     }
 
     /** Forgets a closed connection (called on its event loop). */

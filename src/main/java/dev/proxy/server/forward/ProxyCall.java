@@ -121,13 +121,28 @@ final class ProxyCall implements RequestBodySink {
             }
             return;
         }
-        backend.writeAndFlush(content);
+        backend.write(content);
+        if (content instanceof LastHttpContent || !backend.isWritable()) {
+            backend.flush();
+        }
         if (!backend.isWritable()) {
             exchange.pauseClientReads();
         }
         if (requestDone) {
             startHeaderTimer();
         }
+    }
+
+    @Override
+    public void flush() {
+        if (backend != null) {
+            backend.flush();
+        }
+    }
+
+    /** The backend's read burst ended: send what was relayed to the client. */
+    void flushToClient() {
+        exchange.flushResponse();
     }
 
     void onBackendWritable() {
@@ -151,6 +166,7 @@ final class ProxyCall implements RequestBodySink {
                 fail(HttpResponseStatus.BAD_GATEWAY, "Bad Gateway", "malformed response from " + target.url());
                 return;
             }
+            outcome.answered(target, response.status().code());
             if (response.status().code() == 101) {
                 upgrade(response);
                 return;
@@ -164,12 +180,14 @@ final class ProxyCall implements RequestBodySink {
             }
             boolean last = content instanceof LastHttpContent;
             exchange.sendResponseContent(content);
-            if (!exchange.clientWritable() && !last) {
+            if (last) {
+                exchange.flushResponse();
+            } else if (!exchange.clientWritable()) {
+                exchange.flushResponse();
                 backend.config().setAutoRead(false); // resumed by onClientWritable
             }
             if (last) {
                 responseDone = true;
-                outcome.succeeded(target);
                 release();
             }
         }
@@ -205,7 +223,6 @@ final class ProxyCall implements RequestBodySink {
         Channel client = exchange.clientChannel();
         client.flush();
         finished = true;
-        outcome.succeeded(target);
         backendHandler.detach();
         exchange.takeOverConnection();
         ChannelPipeline bp = backend.pipeline();

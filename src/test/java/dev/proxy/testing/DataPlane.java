@@ -1,23 +1,25 @@
-package dev.proxy.server;
+package dev.proxy.testing;
 
 import dev.proxy.config.decode.CommandLineEntries;
 import dev.proxy.config.decode.ConfigEntry;
 import dev.proxy.config.decode.RecordDecoder;
 import dev.proxy.config.decode.YamlEntries;
+import dev.proxy.config.dynamic.ConfigurationMerger;
 import dev.proxy.config.dynamic.DynamicConfig;
-import dev.proxy.config.dynamic.Middleware;
-import dev.proxy.config.dynamic.Router;
-import dev.proxy.config.dynamic.Service;
-import dev.proxy.config.dynamic.Weighted;
-import dev.proxy.config.dynamic.WeightedService;
 import dev.proxy.config.install.InstallConfig;
 import dev.proxy.middleware.Middlewares;
 import dev.proxy.ping.PingEndpoint;
 import dev.proxy.ping.PingHandler;
 import dev.proxy.server.forward.BackendPool;
 import dev.proxy.server.forward.Forwarder;
+import dev.proxy.provider.ConfigurationWatcher;
+import dev.proxy.provider.Provider;
+import dev.proxy.server.EntryPoint;
+import dev.proxy.server.NettyTransport;
+import dev.proxy.server.ProxyServer;
+import dev.proxy.server.RoutingService;
+import java.util.ArrayList;
 import java.io.StringReader;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -28,11 +30,13 @@ import java.util.Map;
 public final class DataPlane implements AutoCloseable {
 
     public final InstallConfig install;
-    final NettyTransport transport = new NettyTransport();
-    final PingEndpoint pingEndpoint;
+    public final NettyTransport transport = new NettyTransport();
+    public final PingEndpoint pingEndpoint;
     public final RoutingService routing;
     public final Middlewares middlewares;
-    final ProxyServer server;
+    public final ProxyServer server;
+    private final List<Provider> providers = new ArrayList<>();
+    private ConfigurationWatcher watcher;
 
     public DataPlane(String... installFlags) {
         this(new Middlewares(), installFlags);
@@ -67,26 +71,24 @@ public final class DataPlane implements AutoCloseable {
     /** Applies a dynamic YAML configuration as the only provider, {@code provider}: names get {@code @provider}. */
     public void apply(String provider, String yaml) {
         DynamicConfig c = RecordDecoder.decode(DynamicConfig.class, YamlEntries.read(new StringReader(yaml), "test"));
-        String suffix = "@" + provider;
-        Map<String, Router> routers = new LinkedHashMap<>();
-        c.http().routers().forEach((n, r) -> routers.put(n + suffix, new Router(r.entryPoints(),
-                r.middlewares().stream().map(m -> qualify(m, suffix)).toList(), qualify(r.service(), suffix), r.rule(),
-                r.priority(), r.tls())));
-        Map<String, Service> services = new LinkedHashMap<>();
-        c.http().services().forEach((n, s) -> services.put(n + suffix, s.weighted() == null ? s
-                : new Service(null, new Weighted(s.weighted().services().stream()
-                        .map(w -> new WeightedService(qualify(w.name(), suffix), w.weight())).toList(), s.weighted().sticky()))));
-        Map<String, Middleware> middlewares = new LinkedHashMap<>();
-        c.http().middlewares().forEach((n, m) -> middlewares.put(n + suffix, m));
-        routing.apply(routers, services, middlewares);
+        routing.onMergedConfig(ConfigurationMerger.merge(Map.of(provider, c)));
     }
 
-    private static String qualify(String name, String suffix) {
-        return name.contains("@") ? name : name + suffix;
+    /**
+     * Runs a real provider the way the program does: its configurations go through a {@link ConfigurationWatcher}
+     * (throttle from the install flags) into the routing.
+     */
+    public void run(Provider provider) {
+        if (watcher == null) {
+            watcher = new ConfigurationWatcher(install, List.of(routing));
+        }
+        providers.add(provider);
+        provider.start(watcher);
     }
 
     @Override
     public void close() {
+        providers.forEach(Provider::stop);
         server.entryPoints().values().forEach(EntryPoint::stopAccepting);
         transport.close();
         middlewares.close();
