@@ -110,17 +110,7 @@ final class BasicAuthMiddleware implements HttpMiddleware {
 
     @Override
     public RouteHandler wrap(RouteHandler next) {
-        return new RouteHandler() {
-            @Override
-            public void handle(Exchange exchange) {
-                authenticate(exchange, next);
-            }
-
-            @Override
-            public String name() {
-                return next.name();
-            }
-        };
+        return HttpMiddleware.around(next, exchange -> authenticate(exchange, next));
     }
 
     private void authenticate(Exchange exchange, RouteHandler next) {

@@ -84,18 +84,10 @@ final class CompressMiddleware implements HttpMiddleware {
 
     @Override
     public RouteHandler wrap(RouteHandler next) {
-        return new RouteHandler() {
-            @Override
-            public void handle(Exchange exchange) {
-                prepare(exchange);
-                next.handle(exchange);
-            }
-
-            @Override
-            public String name() {
-                return next.name();
-            }
-        };
+        return HttpMiddleware.around(next, exchange -> {
+            prepare(exchange);
+            next.handle(exchange);
+        });
     }
 
     private void prepare(Exchange exchange) {

@@ -107,17 +107,7 @@ final class RateLimitMiddleware implements HttpMiddleware, AutoCloseable {
         if (local == null) {
             return next; // average 0: no limit
         }
-        return new RouteHandler() {
-            @Override
-            public void handle(Exchange exchange) {
-                limit(exchange, next);
-            }
-
-            @Override
-            public String name() {
-                return next.name();
-            }
-        };
+        return HttpMiddleware.around(next, exchange -> limit(exchange, next));
     }
 
     private void limit(Exchange exchange, RouteHandler next) {

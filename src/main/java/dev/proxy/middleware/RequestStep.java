@@ -11,18 +11,10 @@ interface RequestStep extends HttpMiddleware {
 
     @Override
     default RouteHandler wrap(RouteHandler next) {
-        return new RouteHandler() {
-            @Override
-            public void handle(Exchange exchange) {
-                if (apply(exchange)) {
-                    next.handle(exchange);
-                }
+        return HttpMiddleware.around(next, exchange -> {
+            if (apply(exchange)) {
+                next.handle(exchange);
             }
-
-            @Override
-            public String name() {
-                return next.name();
-            }
-        };
+        });
     }
 }

@@ -2,18 +2,13 @@ package dev.proxy.middleware;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.proxy.testing.DataPlane;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -29,30 +24,11 @@ class BasicAuthTest {
     static final String APR1_SECRET = "$apr1$abcdefgh$h9FWgUz3n9YxylKLlR5SQ/";
     static final String SHA_SECRET = "{SHA}5en6G6MezRroT3XKqkdPOmY/BfQ=";
 
-    private final HttpClient client = HttpClient.newHttpClient();
-    private TestBackend backend;
-    private DataPlane proxy;
-
-    @BeforeEach
-    void start() {
-        backend = TestBackend.ok();
-        proxy = new DataPlane("--entryPoints.web.address=127.0.0.1:0");
-    }
-
-    @AfterEach
-    void stop() {
-        proxy.close();
-        backend.close();
-    }
+    @RegisterExtension
+    final OneRoute route = OneRoute.standard();
 
     private void configure(String basicAuth) {
-        proxy.apply("""
-                http:
-                  routers: {r: {rule: "PathPrefix(`/`)", service: s, middlewares: [auth]}}
-                  services: {s: {loadBalancer: {servers: [{url: "%s"}]}}}
-                  middlewares:
-                    auth: {basicAuth: %s}
-                """.formatted(backend.url(), basicAuth));
+        route.through("{basicAuth: " + basicAuth + "}");
     }
 
     private String users() {
@@ -61,11 +37,7 @@ class BasicAuthTest {
     }
 
     private HttpResponse<String> get(String... headers) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(proxy.url("web", "/x")));
-        if (headers.length > 0) {
-            b.headers(headers);
-        }
-        return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return route.get("/x", headers);
     }
 
     private static String basic(String user, String password) {
@@ -78,7 +50,7 @@ class BasicAuthTest {
         configure(users());
         HttpResponse<String> r = get("Authorization", basic(user, password));
         assertThat(r.statusCode()).isEqualTo(200);
-        assertThat(backend.last().header("Authorization")).isEqualTo(basic(user, password)); // kept by default
+        assertThat(route.backend.last().header("Authorization")).isEqualTo(basic(user, password)); // kept by default
     }
 
     @ParameterizedTest(name = "{0} with a wrong password: 401")
@@ -88,7 +60,7 @@ class BasicAuthTest {
         HttpResponse<String> r = get("Authorization", basic(user, "U*V"));
         assertThat(r.statusCode()).isEqualTo(401);
         assertThat(r.headers().firstValue("WWW-Authenticate")).hasValue("Basic realm=\"proxy\"");
-        assertThat(backend.requests).isEmpty();
+        assertThat(route.backend.requests).isEmpty();
     }
 
     @ParameterizedTest(name = "Authorization {0}: 401")
@@ -114,25 +86,25 @@ class BasicAuthTest {
     @Test
     void unknownUserCostsABcryptCheckLikeAKnownOne() throws Exception {
         configure(users());
-        long before = proxy.middlewares.passwordChecks();
+        long before = route.proxy.middlewares.passwordChecks();
         assertThat(get("Authorization", basic("nobody", "U*U")).statusCode()).isEqualTo(401);
-        assertThat(proxy.middlewares.passwordChecks()).isEqualTo(before + 1);
+        assertThat(route.proxy.middlewares.passwordChecks()).isEqualTo(before + 1);
         assertThat(get("Authorization", basic("a2a", "wrong")).statusCode()).isEqualTo(401);
-        assertThat(proxy.middlewares.passwordChecks()).isEqualTo(before + 2);
+        assertThat(route.proxy.middlewares.passwordChecks()).isEqualTo(before + 2);
     }
 
     @Test
     void successesAreCachedFailuresAreNot() throws Exception {
         configure(users());
-        long before = proxy.middlewares.passwordChecks();
+        long before = route.proxy.middlewares.passwordChecks();
         for (int i = 0; i < 3; i++) {
             assertThat(get("Authorization", basic("a2y", "U*U")).statusCode()).isEqualTo(200);
         }
-        assertThat(proxy.middlewares.passwordChecks()).isEqualTo(before + 1);
+        assertThat(route.proxy.middlewares.passwordChecks()).isEqualTo(before + 1);
         for (int i = 0; i < 2; i++) {
             assertThat(get("Authorization", basic("a2y", "guess")).statusCode()).isEqualTo(401);
         }
-        assertThat(proxy.middlewares.passwordChecks()).isEqualTo(before + 3);
+        assertThat(route.proxy.middlewares.passwordChecks()).isEqualTo(before + 3);
     }
 
     @Test
@@ -143,8 +115,8 @@ class BasicAuthTest {
         assertThat(get().headers().firstValue("WWW-Authenticate")).hasValue("Basic realm=\"Staff only\"");
         HttpResponse<String> r = get("Authorization", basic("sha", "secret"), "X-Auth-User", "admin");
         assertThat(r.statusCode()).isEqualTo(200);
-        assertThat(backend.last().header("Authorization")).isNull();
-        assertThat(backend.last().header("X-Auth-User")).isEqualTo("sha"); // the client's own value is replaced
+        assertThat(route.backend.last().header("Authorization")).isNull();
+        assertThat(route.backend.last().header("X-Auth-User")).isEqualTo("sha"); // the client's own value is replaced
     }
 
     @ParameterizedTest(name = "{0}")
@@ -156,24 +128,24 @@ class BasicAuthTest {
             "missing usersFile    | {usersFile: /nonexistent/htpasswd}               | cannot read usersFile /nonexistent/htpasswd: NoSuchFileException"})
     void invalidConfigurationDisablesTheRouter(String name, String basicAuth, String reason) throws Exception {
         configure(basicAuth);
-        assertThat(proxy.routing.errors()).containsOnlyKeys("r@file");
-        assertThat(proxy.routing.errors().get("r@file")).startsWith("middleware auth@file: " + reason);
+        assertThat(route.proxy.routing.errors()).containsOnlyKeys("r@file");
+        assertThat(route.proxy.routing.errors().get("r@file")).startsWith("middleware m@file: " + reason);
         assertThat(get("Authorization", basic("bob", "hunter2")).statusCode()).isEqualTo(404); // not served unprotected
-        assertThat(backend.requests).isEmpty();
+        assertThat(route.backend.requests).isEmpty();
     }
 
     @Test
     void aUsersFileNamedByATagIsNotRead(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("htpasswd");
         Files.writeString(file, "sha:" + SHA_SECRET + "\n");
-        proxy.apply("registrycatalog", """
+        route.proxy.apply("registrycatalog", """
                 http:
-                  routers: {r: {rule: "PathPrefix(`/`)", service: s, middlewares: [auth]}}
+                  routers: {r: {rule: "PathPrefix(`/`)", service: s, middlewares: [m]}}
                   services: {s: {loadBalancer: {servers: [{url: "%s"}]}}}
-                  middlewares: {auth: {basicAuth: {usersFile: "%s"}}}
-                """.formatted(backend.url(), file));
-        assertThat(proxy.routing.errors().get("r@registrycatalog"))
-                .isEqualTo("middleware auth@registrycatalog: usersFile is only honoured in the file provider's configuration");
+                  middlewares: {m: {basicAuth: {usersFile: "%s"}}}
+                """.formatted(route.backend.url(), file));
+        assertThat(route.proxy.routing.errors().get("r@registrycatalog"))
+                .isEqualTo("middleware m@registrycatalog: usersFile is only honoured in the file provider's configuration");
         assertThat(get("Authorization", basic("sha", "secret")).statusCode()).isEqualTo(404);
     }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.luben.zstd.ZstdInputStream;
 import com.sun.net.httpserver.HttpExchange;
-import dev.proxy.testing.DataPlane;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandler;
@@ -27,6 +26,7 @@ import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -36,32 +36,22 @@ class CompressTest {
 
     static final byte[] TEXT = "The quick brown fox jumps over the lazy dog. ".repeat(200).getBytes(StandardCharsets.UTF_8);
 
-    private final HttpClient client = HttpClient.newHttpClient();
     private final CountDownLatch secondHalf = new CountDownLatch(1);
-    private TestBackend backend;
-    private DataPlane proxy;
+    @RegisterExtension
+    final OneRoute route = OneRoute.of(() -> TestBackend.with(this::respond), Middlewares::new);
 
     @BeforeEach
-    void start() {
-        backend = TestBackend.with(this::respond);
-        proxy = new DataPlane("--entryPoints.web.address=127.0.0.1:0");
+    void compressEverything() {
         configure("{compress: true}");
     }
 
     @AfterEach
-    void stop() {
+    void releaseBackend() {
         secondHalf.countDown();
-        proxy.close();
-        backend.close();
     }
 
     private void configure(String middleware) {
-        proxy.apply("""
-                http:
-                  routers: {r: {rule: "PathPrefix(`/`)", service: s, middlewares: [c]}}
-                  services: {s: {loadBalancer: {servers: [{url: "%s"}]}}}
-                  middlewares: {c: %s}
-                """.formatted(backend.url(), middleware));
+        route.through(middleware);
     }
 
     /** The path says what to answer: /text, /small, /png, /sse, /gzipped, /stream, /stream-small, /slow, /204. */
@@ -109,14 +99,14 @@ class CompressTest {
     }
 
     private HttpResponse<byte[]> get(String path, String acceptEncoding) throws Exception {
-        return send(HttpRequest.newBuilder(URI.create(proxy.url("web", path))), acceptEncoding);
+        return send(HttpRequest.newBuilder(URI.create(route.proxy.url("web", path))), acceptEncoding);
     }
 
     private HttpResponse<byte[]> send(HttpRequest.Builder b, String acceptEncoding) throws Exception {
         if (acceptEncoding != null) {
             b.header("Accept-Encoding", acceptEncoding);
         }
-        return client.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+        return route.client.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
     }
 
     static byte[] gzip(byte[] in) throws IOException {
@@ -200,7 +190,7 @@ class CompressTest {
 
     @Test
     void headRequestIsNotCompressed() throws Exception {
-        HttpResponse<byte[]> r = send(HttpRequest.newBuilder(URI.create(proxy.url("web", "/text")))
+        HttpResponse<byte[]> r = send(HttpRequest.newBuilder(URI.create(route.proxy.url("web", "/text")))
                 .method("HEAD", HttpRequest.BodyPublishers.noBody()), "gzip");
         assertThat(r.statusCode()).isEqualTo(200);
         assertThat(r.headers().firstValue("Content-Encoding")).isEmpty();
@@ -236,7 +226,7 @@ class CompressTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"gzip", "br", "zstd"})
     void streamedBodyIsCompressedAsItArrives(String encoding) throws Exception {
-        HttpResponse<InputStream> r = client.send(HttpRequest.newBuilder(URI.create(proxy.url("web", "/slow")))
+        HttpResponse<InputStream> r = route.client.send(HttpRequest.newBuilder(URI.create(route.proxy.url("web", "/slow")))
                 .header("Accept-Encoding", encoding).build(), HttpResponse.BodyHandlers.ofInputStream());
         assertThat(r.headers().firstValue("Content-Encoding")).hasValue(encoding);
         InputStream decoded = decoding(encoding, r.body());

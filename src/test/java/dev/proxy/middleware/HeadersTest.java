@@ -2,53 +2,25 @@ package dev.proxy.middleware;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.proxy.testing.DataPlane;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** headers over real sockets: custom request and response headers, CORS preflight and simple requests. */
 class HeadersTest {
 
-    private final HttpClient client = HttpClient.newHttpClient();
-    private TestBackend backend;
-    private DataPlane proxy;
-
-    @BeforeEach
-    void start() {
-        backend = TestBackend.with(ex -> {
-            ex.getResponseHeaders().set("X-Powered-By", "backend");
-            TestBackend.send(ex, 200, "text/plain", "ok".getBytes());
-        });
-        proxy = new DataPlane("--entryPoints.web.address=127.0.0.1:0");
-    }
-
-    @AfterEach
-    void stop() {
-        proxy.close();
-        backend.close();
-    }
+    @RegisterExtension
+    final OneRoute route = OneRoute.of(() -> TestBackend.with(ex -> {
+        ex.getResponseHeaders().set("X-Powered-By", "backend");
+        TestBackend.send(ex, 200, "text/plain", "ok".getBytes());
+    }), Middlewares::new);
 
     private void configure(String headers) {
-        proxy.apply("""
-                http:
-                  routers: {r: {rule: "PathPrefix(`/`)", service: s, middlewares: [h]}}
-                  services: {s: {loadBalancer: {servers: [{url: "%s"}]}}}
-                  middlewares: {h: {headers: %s}}
-                """.formatted(backend.url(), headers));
+        route.through("{headers: " + headers + "}");
     }
 
     private HttpResponse<String> send(String method, String... headers) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(proxy.url("web", "/x")))
-                .method(method, HttpRequest.BodyPublishers.noBody());
-        if (headers.length > 0) {
-            b.headers(headers);
-        }
-        return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return route.send(method, "/x", headers);
     }
 
     @Test
@@ -60,7 +32,7 @@ class HeadersTest {
         assertThat(r.statusCode()).isEqualTo(200);
         assertThat(r.headers().firstValue("X-Frame-Options")).hasValue("DENY");
         assertThat(r.headers().firstValue("X-Powered-By")).isEmpty();
-        TestBackend.Seen seen = backend.last();
+        TestBackend.Seen seen = route.backend.last();
         assertThat(seen.headers().get("X-added")).containsExactly("yes");
         assertThat(seen.header("X-Removed")).isNull();
         // configured, so it wins over the proxy's own X-Forwarded-Proto for an untrusted peer
@@ -82,7 +54,7 @@ class HeadersTest {
         assertThat(r.headers().firstValue("Access-Control-Allow-Credentials")).hasValue("true");
         assertThat(r.headers().firstValue("Access-Control-Max-Age")).hasValue("600");
         assertThat(r.headers().allValues("Vary")).containsExactly("Origin");
-        assertThat(backend.requests).isEmpty();
+        assertThat(route.backend.requests).isEmpty();
 
         HttpResponse<String> other = send("OPTIONS", "Origin", "https://evil.example",
                 "Access-Control-Request-Method", "PUT");
@@ -90,7 +62,7 @@ class HeadersTest {
         assertThat(other.headers().firstValue("Access-Control-Allow-Origin")).isEmpty();
 
         send("OPTIONS", "Origin", "https://app.example"); // no Access-Control-Request-Method: not a preflight
-        assertThat(backend.requests).hasSize(1);
+        assertThat(route.backend.requests).hasSize(1);
     }
 
     @Test

@@ -8,41 +8,21 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** ipAllowList over real sockets: IPv4 and IPv6 peers, ipStrategy depth and excludedIPs, fail-closed ranges. */
 class IpAllowListTest {
 
-    private final HttpClient client = HttpClient.newHttpClient();
-    private TestBackend backend;
-    private DataPlane proxy;
-
-    @BeforeEach
-    void start() {
-        backend = TestBackend.ok();
-        proxy = new DataPlane("--entryPoints.web.address=127.0.0.1:0");
-    }
-
-    @AfterEach
-    void stop() {
-        proxy.close();
-        backend.close();
-    }
+    @RegisterExtension
+    final OneRoute route = OneRoute.standard();
 
     private void configure(String ipAllowList) {
-        proxy.apply("""
-                http:
-                  routers: {r: {rule: "PathPrefix(`/`)", service: s, middlewares: [allow]}}
-                  services: {s: {loadBalancer: {servers: [{url: "%s"}]}}}
-                  middlewares: {allow: {ipAllowList: %s}}
-                """.formatted(backend.url(), ipAllowList));
+        route.through("{ipAllowList: " + ipAllowList + "}");
     }
 
     private int statusAt(String url, String... headers) throws Exception {
@@ -50,11 +30,11 @@ class IpAllowListTest {
         if (headers.length > 0) {
             b.headers(headers);
         }
-        return client.send(b.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+        return route.client.send(b.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
     }
 
     private int status(String... headers) throws Exception {
-        return statusAt(proxy.url("web", "/"), headers);
+        return route.get("/", headers).statusCode();
     }
 
     @ParameterizedTest(name = "peer 127.0.0.1, sourceRange {0}: {1}")
@@ -73,7 +53,7 @@ class IpAllowListTest {
     void rejectStatusCodeIsConfigurable() throws Exception {
         configure("{sourceRange: [\"127.0.0.2\"], rejectStatusCode: 404}");
         assertThat(status()).isEqualTo(404);
-        assertThat(backend.requests).isEmpty();
+        assertThat(route.backend.requests).isEmpty();
     }
 
     @Test
@@ -85,9 +65,9 @@ class IpAllowListTest {
     @Test
     void ipv6Peer() throws Exception {
         assumeTrue(ipv6Loopback(), "no IPv6 loopback on this machine");
-        proxy.close();
-        proxy = new DataPlane("--entryPoints.web.address=[::1]:0");
-        String url = "http://[::1]:" + proxy.port("web") + "/";
+        route.proxy.close();
+        route.proxy = new DataPlane("--entryPoints.web.address=[::1]:0");
+        String url = "http://[::1]:" + route.proxy.port("web") + "/";
         configure("{sourceRange: [\"::1/128\"]}");
         assertThat(statusAt(url)).isEqualTo(200);
         configure("{sourceRange: [\"127.0.0.0/8\"]}");
@@ -121,8 +101,8 @@ class IpAllowListTest {
     @Test
     void invalidRangeDisablesTheRouter() throws Exception {
         configure("{sourceRange: [\"127.0.0.1\", \"not-a-range\"]}");
-        assertThat(proxy.routing.errors().get("r@file"))
-                .isEqualTo("middleware allow@file: \"not-a-range\" is not an IP address or CIDR range");
+        assertThat(route.proxy.routing.errors().get("r@file"))
+                .isEqualTo("middleware m@file: \"not-a-range\" is not an IP address or CIDR range");
         assertThat(status()).isEqualTo(404);
     }
 

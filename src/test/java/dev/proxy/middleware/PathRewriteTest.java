@@ -2,29 +2,21 @@ package dev.proxy.middleware;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.proxy.testing.DataPlane;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** stripPrefix, addPrefix and replacePath over real sockets: what the backend receives. */
 class PathRewriteTest {
 
-    private final HttpClient client = HttpClient.newHttpClient();
-    private TestBackend backend;
-    private DataPlane proxy;
+    @RegisterExtension
+    final OneRoute route = OneRoute.standard();
 
     @BeforeEach
-    void start() {
-        backend = TestBackend.ok();
-        proxy = new DataPlane("--entryPoints.web.address=127.0.0.1:0");
-        proxy.apply("""
+    void routes() {
+        route.proxy.apply("""
                 http:
                   routers:
                     strip: {rule: "PathPrefix(`/api`) || PathPrefix(`/static`)", service: s, middlewares: [strip]}
@@ -38,22 +30,12 @@ class PathRewriteTest {
                     stripBoth: {stripPrefix: {prefixes: [/both]}}
                     add: {addPrefix: {prefix: /v1}}
                     replace: {replacePath: {path: /new/place}}
-                """.formatted(backend.url()));
-    }
-
-    @AfterEach
-    void stop() {
-        proxy.close();
-        backend.close();
+                """.formatted(route.backend.url()));
     }
 
     private TestBackend.Seen get(String path, String... headers) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(proxy.url("web", path)));
-        if (headers.length > 0) {
-            b.headers(headers);
-        }
-        assertThat(client.send(b.build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
-        return backend.last();
+        assertThat(route.get(path, headers).statusCode()).isEqualTo(200);
+        return route.backend.last();
     }
 
     @ParameterizedTest(name = "{0} -> {1}")

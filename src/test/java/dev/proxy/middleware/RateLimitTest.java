@@ -2,7 +2,6 @@ package dev.proxy.middleware;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.proxy.testing.DataPlane;
 import io.github.bucket4j.TimeMeter;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -17,9 +16,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** rateLimit over real sockets with a fake clock: exact admissions, Retry-After, sources, races, bounded memory. */
 class RateLimitTest {
@@ -44,37 +42,15 @@ class RateLimitTest {
     }
 
     private final FakeClock clock = new FakeClock();
-    private final HttpClient client = HttpClient.newHttpClient();
-    private TestBackend backend;
-    private DataPlane proxy;
-
-    @BeforeEach
-    void start() {
-        backend = TestBackend.ok();
-        proxy = new DataPlane(new Middlewares(clock), "--entryPoints.web.address=127.0.0.1:0");
-    }
-
-    @AfterEach
-    void stop() {
-        proxy.close();
-        backend.close();
-    }
+    @RegisterExtension
+    final OneRoute route = OneRoute.of(TestBackend::ok, () -> new Middlewares(clock));
 
     private void configure(String rateLimit) {
-        proxy.apply("""
-                http:
-                  routers: {r: {rule: "PathPrefix(`/`)", service: s, middlewares: [limit]}}
-                  services: {s: {loadBalancer: {servers: [{url: "%s"}]}}}
-                  middlewares: {limit: {rateLimit: %s}}
-                """.formatted(backend.url(), rateLimit));
+        route.through("{rateLimit: " + rateLimit + "}");
     }
 
     private HttpResponse<String> get(String... headers) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(proxy.url("web", "/")));
-        if (headers.length > 0) {
-            b.headers(headers);
-        }
-        return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return route.get("/", headers);
     }
 
     private int status(String... headers) throws Exception {
@@ -108,7 +84,7 @@ class RateLimitTest {
             assertThat(status()).isEqualTo(200);
         }
         assertThat(status()).isEqualTo(429);
-        assertThat(backend.requests).hasSize(3 + 1 + 2 + 3);
+        assertThat(route.backend.requests).hasSize(3 + 1 + 2 + 3);
     }
 
     @Test
@@ -180,7 +156,7 @@ class RateLimitTest {
                     go.await();
                     int ok = 0;
                     for (int i = 0; i < burst; i++) {
-                        if (own.send(HttpRequest.newBuilder(URI.create(proxy.url("web", "/"))).build(),
+                        if (own.send(HttpRequest.newBuilder(URI.create(route.proxy.url("web", "/"))).build(),
                                 HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
                             ok++;
                         }
@@ -191,7 +167,7 @@ class RateLimitTest {
             go.countDown();
             int total = admitted.get(0).get(60, TimeUnit.SECONDS) + admitted.get(1).get(60, TimeUnit.SECONDS);
             assertThat(total).isEqualTo(burst);
-            assertThat(backend.requests).hasSize(burst);
+            assertThat(route.backend.requests).hasSize(burst);
         } finally {
             threads.shutdownNow();
         }
@@ -225,7 +201,7 @@ class RateLimitTest {
         for (int i = 0; i < 300; i++) {
             assertThat(status("X-Api-Key", "k" + i)).isEqualTo(200);
         }
-        RateLimitMiddleware m = (RateLimitMiddleware) proxy.middlewares.current("limit@file");
+        RateLimitMiddleware m = (RateLimitMiddleware) route.proxy.middlewares.current("m@file");
         assertThat(m.localSources()).isEqualTo(300);
         clock.advance(Duration.ofMinutes(3));
         assertThat(m.localSources()).isZero();
@@ -233,14 +209,14 @@ class RateLimitTest {
 
     @Test
     void aRedisPasswordFileNamedByATagIsNotRead() throws Exception {
-        proxy.apply("clustertasks", """
+        route.proxy.apply("clustertasks", """
                 http:
                   routers: {r: {rule: "PathPrefix(`/`)", service: s, middlewares: [limit]}}
                   services: {s: {loadBalancer: {servers: [{url: "%s"}]}}}
                   middlewares:
                     limit: {rateLimit: {average: 1, redis: {endpoints: ["127.0.0.1:1"], passwordFile: /etc/hostname}}}
-                """.formatted(backend.url()));
-        assertThat(proxy.routing.errors()).containsEntry("r@clustertasks", "middleware limit@clustertasks: "
+                """.formatted(route.backend.url()));
+        assertThat(route.proxy.routing.errors()).containsEntry("r@clustertasks", "middleware limit@clustertasks: "
                 + "redis.passwordFile and redis.passwordEnv are only honoured in the file provider's configuration");
         assertThat(status()).isEqualTo(404);
     }

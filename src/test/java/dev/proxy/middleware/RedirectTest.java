@@ -2,31 +2,24 @@ package dev.proxy.middleware;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.proxy.testing.DataPlane;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** redirectScheme and redirectRegex over real sockets. */
 class RedirectTest {
 
-    private final HttpClient client = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
-    private TestBackend backend;
-    private DataPlane proxy;
+    // "trusted" trusts X-Forwarded-* from this host (a load balancer in front); "web" trusts nobody.
+    @RegisterExtension
+    final OneRoute route = OneRoute.of(TestBackend::ok, Middlewares::new, "--entryPoints.trusted.address=127.0.0.1:0",
+            "--entryPoints.trusted.forwardedHeaders.trustedIPs=127.0.0.1/32");
 
     @BeforeEach
-    void start() {
-        backend = TestBackend.ok();
-        // "trusted" trusts X-Forwarded-* from this host (a load balancer in front); "web" trusts nobody.
-        proxy = new DataPlane("--entryPoints.web.address=127.0.0.1:0", "--entryPoints.trusted.address=127.0.0.1:0",
-                "--entryPoints.trusted.forwardedHeaders.trustedIPs=127.0.0.1/32");
-        proxy.apply("""
+    void routes() {
+        route.proxy.apply("""
                 http:
                   routers:
                     https: {rule: "PathPrefix(`/s`)", service: s, middlewares: [toHttps]}
@@ -39,22 +32,11 @@ class RedirectTest {
                     toHttpsPermanent: {redirectScheme: {scheme: https, permanent: true}}
                     toHttps8443: {redirectScheme: {scheme: https, port: "8443"}}
                     moved: {redirectRegex: {regex: "^http://([^/:]+)(:\\\\d+)?/old/(?P<rest>.*)", replacement: "https://${1}/new/${rest}"}}
-                """.formatted(backend.url()));
-    }
-
-    @AfterEach
-    void stop() {
-        proxy.close();
-        backend.close();
+                """.formatted(route.backend.url()));
     }
 
     private HttpResponse<String> send(String entryPoint, String method, String path, String... headers) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(proxy.url(entryPoint, path)))
-                .method(method, HttpRequest.BodyPublishers.noBody());
-        if (headers.length > 0) {
-            b.headers(headers);
-        }
-        return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return route.sendTo(entryPoint, method, path, headers);
     }
 
     @ParameterizedTest(name = "{0} {1}: {2} {3}")
@@ -69,7 +51,7 @@ class RedirectTest {
         HttpResponse<String> r = send("web", method, path, "Host", "app.example:8000");
         assertThat(r.statusCode()).isEqualTo(status);
         assertThat(r.headers().firstValue("Location")).hasValue(location);
-        assertThat(backend.requests).isEmpty();
+        assertThat(route.backend.requests).isEmpty();
     }
 
     @Test
@@ -95,7 +77,7 @@ class RedirectTest {
 
     @Test
     void permanentRegexRedirectAndAnInvalidRegex() throws Exception {
-        proxy.apply("""
+        route.proxy.apply("""
                 http:
                   routers:
                     r: {rule: "PathPrefix(`/`)", service: s, middlewares: [m]}
@@ -104,10 +86,10 @@ class RedirectTest {
                   middlewares:
                     m: {redirectRegex: {regex: "/a$", replacement: "/b$$1", permanent: true}}
                     broken: {redirectRegex: {regex: "(unclosed", replacement: "/x"}}
-                """.formatted(backend.url()));
+                """.formatted(route.backend.url()));
         HttpResponse<String> r = send("web", "GET", "/a", "Host", "h.example");
         assertThat(r.statusCode()).isEqualTo(301);
         assertThat(r.headers().firstValue("Location")).hasValue("http://h.example/b$1");
-        assertThat(proxy.routing.errors().get("bad@file")).startsWith("middleware broken@file: invalid regular expression");
+        assertThat(route.proxy.routing.errors().get("bad@file")).startsWith("middleware broken@file: invalid regular expression");
     }
 }
