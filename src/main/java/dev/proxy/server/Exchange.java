@@ -57,6 +57,10 @@ public final class Exchange implements RequestFacts {
     private List<ResponseBodyFilter> bodyFilters;
     private Runnable onClientWritable;
     private Runnable onAbort;
+    private final long startNanos = System.nanoTime();
+    private Route route;
+    private int status;
+    private long bytesSent;
 
     Exchange(ChannelHandlerContext ctx, HttpRequest request, HttpConnectionHandler connection) {
         this.ctx = ctx;
@@ -297,6 +301,7 @@ public final class Exchange implements RequestFacts {
             return;
         }
         sendResponseHead(response);
+        bytesSent += response.content().readableBytes();
         finishResponse(ctx.writeAndFlush(response));
     }
 
@@ -309,6 +314,7 @@ public final class Exchange implements RequestFacts {
             throw new IllegalStateException("response already sent");
         }
         responded = true;
+        status = head.status().code();
         if (responseHeadHooks != null) {
             for (Consumer<HttpResponse> hook : responseHeadHooks) {
                 hook.accept(head);
@@ -352,6 +358,7 @@ public final class Exchange implements RequestFacts {
                 content = filter.onContent(content);
             }
         }
+        bytesSent += content.content().readableBytes();
         ChannelFuture f = ctx.write(content);
         if (content instanceof LastHttpContent) {
             finishResponse(f);
@@ -378,6 +385,18 @@ public final class Exchange implements RequestFacts {
 
     public boolean responded() {
         return responded;
+    }
+
+    void route(Route route) {
+        this.route = route;
+    }
+
+    /** The record of this exchange for listeners; the response is complete or the exchange ended. */
+    ExchangeRecord record() {
+        RouteHandler handler = route == null ? null : route.handler();
+        return new ExchangeRecord(entryPoint(), route == null ? null : route.name(),
+                handler == null ? null : handler.name(), request, clientAddress(), status, bytesSent, startNanos,
+                System.nanoTime() - startNanos, handler != null && handler.name().endsWith("@internal"));
     }
 
     /** Hands the raw connection over (protocol upgrade): the HTTP codec is removed and the exchange ends. */

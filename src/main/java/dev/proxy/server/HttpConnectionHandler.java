@@ -74,6 +74,7 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
         if (ex != null && !responseComplete) {
             entryPoint.requestFinished();
             ex.aborted();
+            entryPoint.exchangeCompleted(ex);
         }
         waiting.forEach(ReferenceCountUtil::release);
         waiting.clear();
@@ -155,7 +156,9 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
         if (request.headers().contains(HttpHeaderNames.EXPECT) && !answerExpectation(ctx, request)) {
             return;
         }
-        RouteHandler handler = routing.snapshot().route(entryPoint.name(), current);
+        Route route = routing.snapshot().route(entryPoint.name(), current);
+        current.route(route);
+        RouteHandler handler = route == null ? null : route.handler();
         try {
             if (handler == null) {
                 current.respond(HttpResponseStatus.NOT_FOUND, "404 page not found");
@@ -215,6 +218,7 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         responseComplete = true;
+        entryPoint.exchangeCompleted(exchange);
         respondingSince = 0;
         if (!keepAlive) {
             entryPoint.requestFinished();
