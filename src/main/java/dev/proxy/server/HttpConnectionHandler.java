@@ -62,6 +62,7 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         this.ctx = ctx;
+        clientAddress(); // known while the channel is open: records of aborted exchanges need it later
         idleSince = System.nanoTime();
         entryPoint.connectionOpened(this);
         ctx.fireChannelActive();
