@@ -12,6 +12,7 @@ import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -35,6 +36,7 @@ public final class EntryPoint {
     private final String name;
     private final EntryPointConfig config;
     private final RoutingService routing;
+    private final ExchangeListener[] listeners;
     private final Set<HttpConnectionHandler> connections = ConcurrentHashMap.newKeySet();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final CompletableFuture<Void> drained = new CompletableFuture<>();
@@ -42,10 +44,11 @@ public final class EntryPoint {
     private volatile Channel listener;
     private volatile java.util.concurrent.ScheduledFuture<?> sweep;
 
-    public EntryPoint(String name, EntryPointConfig config, RoutingService routing) {
+    public EntryPoint(String name, EntryPointConfig config, RoutingService routing, List<ExchangeListener> listeners) {
         this.name = name;
         this.config = config;
         this.routing = routing;
+        this.listeners = listeners.toArray(ExchangeListener[]::new);
     }
 
     public String name() {
@@ -166,6 +169,20 @@ public final class EntryPoint {
 
     void connectionClosed(HttpConnectionHandler c) {
         connections.remove(c);
+    }
+
+    void exchangeCompleted(Exchange exchange) {
+        if (listeners.length == 0) {
+            return;
+        }
+        ExchangeRecord record = exchange.record();
+        for (ExchangeListener l : listeners) {
+            try {
+                l.completed(record);
+            } catch (RuntimeException e) {
+                LOG.warn("exchange listener {} failed: {}", l.getClass().getSimpleName(), e.toString());
+            }
+        }
     }
 
     void requestStarted() {

@@ -59,6 +59,10 @@ public final class Exchange implements RequestFacts {
     private List<Map.Entry<String, String>> upstreamHeaders;
     private Runnable onClientWritable;
     private Runnable onAbort;
+    private final long startNanos = System.nanoTime();
+    private Route route;
+    private int status;
+    private long bytesSent;
 
     Exchange(ChannelHandlerContext ctx, HttpRequest request, HttpConnectionHandler connection) {
         this.ctx = ctx;
@@ -328,6 +332,7 @@ public final class Exchange implements RequestFacts {
             return;
         }
         sendResponseHead(response);
+        bytesSent += response.content().readableBytes();
         finishResponse(ctx.writeAndFlush(response));
     }
 
@@ -340,6 +345,7 @@ public final class Exchange implements RequestFacts {
             throw new IllegalStateException("response already sent");
         }
         responded = true;
+        status = head.status().code();
         if (responseHeadHooks != null) {
             for (Consumer<HttpResponse> hook : responseHeadHooks) {
                 hook.accept(head);
@@ -395,6 +401,7 @@ public final class Exchange implements RequestFacts {
             ctx.write(heldHead);
             heldHead = null;
         }
+        bytesSent += content.content().readableBytes();
         ChannelFuture f = ctx.write(content);
         if (content instanceof LastHttpContent) {
             finishResponse(f);
@@ -428,6 +435,18 @@ public final class Exchange implements RequestFacts {
 
     public boolean responded() {
         return responded;
+    }
+
+    void route(Route route) {
+        this.route = route;
+    }
+
+    /** The record of this exchange for listeners; the response is complete or the exchange ended. */
+    ExchangeRecord record() {
+        RouteHandler handler = route == null ? null : route.handler();
+        return new ExchangeRecord(entryPoint(), route == null ? null : route.name(),
+                handler == null ? null : handler.name(), request, clientAddress(), status, bytesSent, startNanos,
+                System.nanoTime() - startNanos, handler != null && handler.name().endsWith("@internal"));
     }
 
     /** Hands the raw connection over (protocol upgrade): the HTTP codec is removed and the exchange ends. */

@@ -62,6 +62,7 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         this.ctx = ctx;
+        clientAddress(); // known while the channel is open: records of aborted exchanges need it later
         idleSince = System.nanoTime();
         entryPoint.connectionOpened(this);
         ctx.fireChannelActive();
@@ -74,6 +75,7 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
         if (ex != null && !responseComplete) {
             entryPoint.requestFinished();
             ex.aborted();
+            entryPoint.exchangeCompleted(ex);
         }
         waiting.forEach(ReferenceCountUtil::release);
         waiting.clear();
@@ -155,7 +157,9 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
         if (request.headers().contains(HttpHeaderNames.EXPECT) && !answerExpectation(ctx, request)) {
             return;
         }
-        RouteHandler handler = routing.snapshot().route(entryPoint.name(), current);
+        Route route = routing.snapshot().route(entryPoint.name(), current);
+        current.route(route);
+        RouteHandler handler = route == null ? null : route.handler();
         try {
             if (handler == null) {
                 current.respond(HttpResponseStatus.NOT_FOUND, "404 page not found");
@@ -215,6 +219,7 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         responseComplete = true;
+        entryPoint.exchangeCompleted(exchange);
         respondingSince = 0;
         if (!keepAlive) {
             entryPoint.requestFinished();

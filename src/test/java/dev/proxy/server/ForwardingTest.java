@@ -407,4 +407,26 @@ class ForwardingTest {
         }
         assertThat(hits).containsOnlyKeys(first.body().substring(0, 2));
     }
+
+    @Test
+    void listenersSeeEveryFinishedExchange() throws Exception {
+        String a = backend("a");
+        proxy.apply("""
+                http:
+                  routers: {r: {rule: "Path(`/a`)", service: s}}
+                  services: {s: {loadBalancer: {servers: [{url: "%s"}]}}}
+                """.formatted(a));
+        get("/a");
+        get("/missing");
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5)).until(() -> proxy.exchanges.size() == 2);
+        var first = proxy.exchanges.get(0);
+        assertThat(first.router()).isEqualTo("r@file");
+        assertThat(first.service()).isEqualTo("s@file");
+        assertThat(first.status()).isEqualTo(200);
+        assertThat(first.bytesSent()).isEqualTo("a GET /a 0".length());
+        assertThat(first.internal()).isFalse();
+        var second = proxy.exchanges.get(1);
+        assertThat(second.router()).isNull();
+        assertThat(second.status()).isEqualTo(404);
+    }
 }

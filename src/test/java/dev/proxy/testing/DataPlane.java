@@ -38,6 +38,10 @@ public final class DataPlane implements AutoCloseable {
     private final List<Provider> providers = new ArrayList<>();
     private ConfigurationWatcher watcher;
 
+    /** Finished exchanges, in order (listeners see them on the event loop). */
+    public final List<dev.proxy.server.ExchangeRecord> exchanges = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<dev.proxy.server.ExchangeListener> listeners = List.of(exchanges::add);
+
     public DataPlane(String... installFlags) {
         this(new Middlewares(), installFlags);
     }
@@ -51,7 +55,7 @@ public final class DataPlane implements AutoCloseable {
         PingHandler ping = new PingHandler(pingEndpoint);
         Forwarder forwarder = new Forwarder(new BackendPool(transport, install), install);
         routing = new RoutingService(install, ping, forwarder, middlewares);
-        server = new ProxyServer(install, transport, routing, pingEndpoint);
+        server = new ProxyServer(install, transport, routing, pingEndpoint, listeners);
         server.start();
     }
 
