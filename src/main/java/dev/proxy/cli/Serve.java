@@ -1,10 +1,8 @@
 package dev.proxy.cli;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.LoggerContext;
 import dev.proxy.config.install.InstallConfig;
 import dev.proxy.config.install.InstallConfigLoader;
-import dev.proxy.config.install.LogConfig;
+import dev.proxy.log.LogSetup;
 import dev.proxy.provider.Providers;
 import dev.proxy.server.ProxyServer;
 import io.micronaut.context.ApplicationContext;
@@ -34,13 +32,27 @@ final class Serve {
 
     int run() {
         InstallConfig config = loaded.config();
-        applyLogLevel(config.log());
+        LogSetup.apply(config.log());
+        // The install configuration as loaded, for support: secrets print as **** (Secret's toString).
+        LOG.debug("install configuration: {}", config);
         ApplicationContext context = ApplicationContext.builder()
                 .deduceEnvironment(false)
                 .banner(false)
                 .singletons(config)
                 .start();
-        ProxyServer server = context.getBean(ProxyServer.class);
+        ProxyServer server;
+        try {
+            server = context.getBean(ProxyServer.class);
+        } catch (io.micronaut.context.exceptions.BeanInstantiationException e) {
+            // e.g. an access log file that cannot be opened: the cause says which and why
+            Throwable cause = e;
+            while (cause.getCause() != null) {
+                cause = cause.getCause();
+            }
+            LOG.error("cannot start: {}", cause.getMessage());
+            context.close();
+            return 1;
+        }
         try {
             server.start();
         } catch (IllegalStateException e) {
@@ -77,18 +89,5 @@ final class Serve {
             stopped.countDown();
         }, "proxy-shutdown");
         t.start();
-    }
-
-    static void applyLogLevel(LogConfig log) {
-        if (LoggerFactory.getILoggerFactory() instanceof LoggerContext lc) {
-            Level level = switch (log.level()) {
-                case TRACE -> Level.TRACE;
-                case DEBUG -> Level.DEBUG;
-                case INFO -> Level.INFO;
-                case WARN -> Level.WARN;
-                case ERROR, FATAL, PANIC -> Level.ERROR;
-            };
-            lc.getLogger("dev.proxy").setLevel(level);
-        }
     }
 }

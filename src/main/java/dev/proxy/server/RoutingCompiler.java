@@ -7,7 +7,6 @@ import dev.proxy.config.dynamic.WeightedService;
 import dev.proxy.config.install.EntryPointConfig;
 import dev.proxy.config.install.InstallConfig;
 import dev.proxy.middleware.Middlewares;
-import dev.proxy.ping.PingHandler;
 import dev.proxy.rules.HttpRule;
 import dev.proxy.rules.IpRanges;
 import dev.proxy.rules.RuleSyntaxException;
@@ -32,26 +31,30 @@ import java.util.function.Predicate;
  */
 final class RoutingCompiler {
 
-    static final String PING_SERVICE = "ping@internal";
-
     private final InstallConfig install;
     private final Forwarder forwarder;
-    private final PingHandler ping;
+    private final InternalServices internal;
     private final Middlewares middlewares;
     private final Map<String, Predicate<Exchange>> trustByEntryPoint = new HashMap<>();
 
-    /** The result: the snapshot, the service handlers it uses (for reuse next time) and the problems found. */
-    record Result(RoutingSnapshot snapshot, Map<String, CompiledService> services, Map<String, String> errors) {
+    /**
+     * The result: the snapshot, the service handlers it uses (for reuse next time) and the problems found.
+     *
+     * @param errors           disabled routers and why
+     * @param middlewareErrors middlewares that could not be built and why
+     */
+    record Result(RoutingSnapshot snapshot, Map<String, CompiledService> services, Map<String, String> errors,
+                  Map<String, String> middlewareErrors) {
     }
 
     /** A service handler and the configuration it was built from. */
     record CompiledService(Service config, ServiceHandler handler) {
     }
 
-    RoutingCompiler(InstallConfig install, Forwarder forwarder, PingHandler ping, Middlewares middlewares) {
+    RoutingCompiler(InstallConfig install, Forwarder forwarder, InternalServices internal, Middlewares middlewares) {
         this.install = install;
         this.forwarder = forwarder;
-        this.ping = ping;
+        this.internal = internal;
         this.middlewares = middlewares;
         install.entryPoints().forEach((name, ep) -> trustByEntryPoint.put(name, trust(ep)));
     }
@@ -61,7 +64,7 @@ final class RoutingCompiler {
         Map<String, String> errors = new LinkedHashMap<>();
         Map<String, CompiledService> built = new LinkedHashMap<>();
         Middlewares.Generation builtMiddlewares = this.middlewares.generation(middlewares, this::trusted);
-        List<Map.Entry<String, Route>> routes = new ArrayList<>(RoutingService.internalRoutes(install, ping));
+        List<Map.Entry<String, Route>> routes = new ArrayList<>(internal.automaticRoutes());
         for (Map.Entry<String, Router> e : routers.entrySet()) {
             String name = e.getKey();
             Router router = e.getValue();
@@ -88,7 +91,7 @@ final class RoutingCompiler {
                 old.handler().close();
             }
         });
-        return new Result(new RoutingSnapshot(routes), built, errors);
+        return new Result(new RoutingSnapshot(routes), built, errors, builtMiddlewares.errors());
     }
 
     private static HttpRule compileRule(String rule) {
@@ -122,11 +125,8 @@ final class RoutingCompiler {
         if (name.isEmpty()) {
             throw new IllegalArgumentException("no service given");
         }
-        if (name.equals(PING_SERVICE)) {
-            if (!install.pingEnabled()) {
-                throw new IllegalArgumentException("service ping@internal: ping is not enabled");
-            }
-            return ping;
+        if (InternalServices.isInternal(name)) {
+            return internal.resolve(name);
         }
         return service(name, services, previous, built, visiting);
     }

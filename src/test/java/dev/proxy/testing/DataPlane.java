@@ -1,5 +1,8 @@
 package dev.proxy.testing;
 
+import dev.proxy.accesslog.AccessLog;
+import dev.proxy.api.ApiHandler;
+import dev.proxy.api.DashboardHandler;
 import dev.proxy.config.decode.CommandLineEntries;
 import dev.proxy.config.decode.ConfigEntry;
 import dev.proxy.config.decode.RecordDecoder;
@@ -12,9 +15,15 @@ import dev.proxy.ping.PingEndpoint;
 import dev.proxy.ping.PingHandler;
 import dev.proxy.server.forward.BackendPool;
 import dev.proxy.server.forward.Forwarder;
+import dev.proxy.metrics.PrometheusHandler;
+import dev.proxy.metrics.ProxyMetrics;
 import dev.proxy.provider.ConfigurationWatcher;
 import dev.proxy.provider.Provider;
+import dev.proxy.provider.ProviderActivity;
 import dev.proxy.server.EntryPoint;
+import dev.proxy.server.ExchangeListener;
+import dev.proxy.server.InternalServices;
+import dev.proxy.server.RouteHandler;
 import dev.proxy.server.NettyTransport;
 import dev.proxy.server.ProxyServer;
 import dev.proxy.server.RoutingService;
@@ -25,7 +34,8 @@ import java.util.Map;
 
 /**
  * The data plane wired by hand (no DI container) on ephemeral loopback ports, for in-JVM tests over real sockets:
- * install flags in, a dynamic YAML configuration applied as provider {@code file}.
+ * install flags in, a dynamic YAML configuration applied as provider {@code file}. The operating features follow
+ * the flags as in the program: {@code --api} (API and dashboard), {@code --metrics.prometheus}, {@code --accessLog}.
  */
 public final class DataPlane implements AutoCloseable {
 
@@ -35,12 +45,16 @@ public final class DataPlane implements AutoCloseable {
     public final RoutingService routing;
     public final Middlewares middlewares;
     public final ProxyServer server;
-    private final List<Provider> providers = new ArrayList<>();
+    public final ProviderActivity activity = new ProviderActivity();
+    /** Present with {@code --metrics.prometheus}. */
+    public final ProxyMetrics metrics;
+    /** Present with {@code --accessLog}. */
+    public final AccessLog accessLog;
+    private final List<Provider> providers = new java.util.concurrent.CopyOnWriteArrayList<>();
     private ConfigurationWatcher watcher;
 
     /** Finished exchanges, in order (listeners see them on the event loop). */
     public final List<dev.proxy.server.ExchangeRecord> exchanges = new java.util.concurrent.CopyOnWriteArrayList<>();
-    private final List<dev.proxy.server.ExchangeListener> listeners = List.of(exchanges::add);
 
     public DataPlane(String... installFlags) {
         this(new Middlewares(), installFlags);
@@ -54,9 +68,35 @@ public final class DataPlane implements AutoCloseable {
         pingEndpoint = new PingEndpoint(install);
         PingHandler ping = new PingHandler(pingEndpoint);
         Forwarder forwarder = new Forwarder(new BackendPool(transport, install), install);
-        routing = new RoutingService(install, ping, forwarder, middlewares);
+        List<RouteHandler> internalHandlers = new ArrayList<>();
+        InternalServices internal = InternalServices.of(install, install.pingEnabled() ? ping : null,
+                () -> internalHandlers);
+        routing = new RoutingService(install, internal, forwarder, middlewares);
+        List<ExchangeListener> listeners = new ArrayList<>();
+        listeners.add(exchanges::add);
+        accessLog = install.accessLog() == null ? null : new AccessLog(install);
+        if (accessLog != null) {
+            listeners.add(accessLog);
+        }
+        metrics = install.metrics().enabled()
+                ? ProxyMetrics.of(install, routing, activity, this::runningEntryPoints, accessLog) : null;
+        if (metrics != null) {
+            listeners.add(metrics);
+            internalHandlers.add(new PrometheusHandler(metrics));
+        }
+        if (install.api() != null) {
+            internalHandlers.add(new ApiHandler(install, routing, this::runningEntryPoints, activity,
+                    () -> List.copyOf(providers), io.micronaut.serde.ObjectMapper.getDefault()));
+            if (install.api().dashboard()) {
+                internalHandlers.add(new DashboardHandler(install));
+            }
+        }
         server = new ProxyServer(install, transport, routing, pingEndpoint, listeners);
         server.start();
+    }
+
+    private Map<String, EntryPoint> runningEntryPoints() {
+        return server.entryPoints();
     }
 
     public int port(String entryPoint) {
@@ -84,7 +124,7 @@ public final class DataPlane implements AutoCloseable {
      */
     public void run(Provider provider) {
         if (watcher == null) {
-            watcher = new ConfigurationWatcher(install, List.of(routing));
+            watcher = new ConfigurationWatcher(install, List.of(routing), activity);
         }
         providers.add(provider);
         provider.start(watcher);
@@ -96,5 +136,11 @@ public final class DataPlane implements AutoCloseable {
         server.entryPoints().values().forEach(EntryPoint::stopAccepting);
         transport.close();
         middlewares.close();
+        if (accessLog != null) {
+            accessLog.close();
+        }
+        if (metrics != null) {
+            metrics.close();
+        }
     }
 }
