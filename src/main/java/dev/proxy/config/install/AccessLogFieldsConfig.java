@@ -19,13 +19,6 @@ public record AccessLogFieldsConfig(@Nullable Headers headers) {
     /** What happens to a header's value in the log. */
     public enum Mode { KEEP, DROP, REDACT }
 
-    /**
-     * Credentials are redacted unless a name says otherwise, even with {@code defaultMode: keep}: an access log is
-     * read by more people than the proxy's configuration.
-     */
-    public static final List<String> REDACTED_BY_DEFAULT = List.of("Authorization", "Proxy-Authorization", "Cookie",
-            "X-Consul-Token", "X-Api-Key", "X-Amz-Security-Token");
-
     public AccessLogFieldsConfig {
         headers = headers == null ? Headers.DEFAULT : headers;
     }
@@ -37,6 +30,13 @@ public record AccessLogFieldsConfig(@Nullable Headers headers) {
      * @param names       mode per header name (case-insensitive)
      */
     public record Headers(@Nullable Mode defaultMode, @Nullable Map<String, Mode> names) {
+
+        /**
+         * Credentials are redacted unless a name says otherwise, even with {@code defaultMode: keep}: an access log
+         * is read by more people than the proxy's configuration. (Declared before DEFAULT, whose constructor reads it.)
+         */
+        public static final List<String> REDACTED_BY_DEFAULT = List.of("Authorization", "Proxy-Authorization",
+                "Cookie", "X-Consul-Token", "X-Api-Key", "X-Amz-Security-Token");
 
         public static final Headers DEFAULT = new Headers(null, null);
 
