@@ -16,7 +16,7 @@ import java.util.Locale;
  * <client> - <user> [<time>] "<method> <target> <protocol>" <status> <bytes> "<referer>" "<user agent>" <count> "<router>" "<server URL>" <duration>ms
  * }</pre>
  *
- * Empty values are {@code -}. Quoted values have {@code "} and {@code \} escaped and control characters written as
+ * Empty values are {@code -}; credentials in the query string are {@code REDACTED} ({@link RequestTarget}). Quoted values have {@code "} and {@code \} escaped and control characters written as
  * {@code \xNN}, so a crafted header cannot forge a line or a field. The user is always {@code -}: the name in an
  * {@code Authorization} header is only a claim.
  */
@@ -36,7 +36,7 @@ final class CommonFormat implements LineFormat {
         b.append("] \"");
         escaped(r.method());
         b.append(' ');
-        escaped(r.uri());
+        escaped(RequestTarget.redacted(r.uri()));
         b.append(' ');
         escaped(r.protocol());
         b.append("\" ").append(r.status() == 0 ? 499 : r.status()).append(' ').append(r.bytesSent()).append(' ');

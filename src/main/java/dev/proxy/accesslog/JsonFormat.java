@@ -14,7 +14,7 @@ import java.util.Map;
  * One JSON object per line, with Traefik's field names ({@code ClientHost}, {@code DownstreamStatus},
  * {@code Duration} in nanoseconds, {@code RouterName}, {@code ServiceURL}, {@code request_<Header>}, …). Request
  * headers follow {@code fields.headers}: kept, dropped (the default) or written {@code REDACTED}; credentials are
- * redacted unless a name says otherwise.
+ * redacted unless a name says otherwise, and so are credentials in the query string ({@link RequestTarget}).
  */
 final class JsonFormat implements LineFormat {
 
@@ -42,7 +42,7 @@ final class JsonFormat implements LineFormat {
             g.writeStringField("RequestHost", host(r.host()));
             g.writeStringField("RequestPort", port(r.host()));
             g.writeStringField("RequestMethod", r.method());
-            g.writeStringField("RequestPath", r.uri());
+            g.writeStringField("RequestPath", RequestTarget.redacted(r.uri()));
             g.writeStringField("RequestProtocol", r.protocol());
             g.writeStringField("RequestScheme", "http");
             g.writeNumberField("RequestCount", line.requestCount());

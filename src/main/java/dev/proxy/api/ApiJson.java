@@ -11,7 +11,7 @@ import java.util.Map;
  * The API's JSON shapes, one record each, shaped like Traefik's API so that its users and tools find the fields they
  * know. Only what is listed here is ever written: configuration records are never serialised by reflection, so a
  * secret added to one cannot leak through the API (options of middlewares and providers go through
- * {@link ConfigTree}, which masks secrets).
+ * {@link dev.proxy.config.decode.ConfigTree}, which masks secrets).
  */
 final class ApiJson {
 
@@ -74,6 +74,7 @@ final class ApiJson {
     }
 
     @Serdeable
+    @JsonInclude(JsonInclude.Include.NON_NULL)
     record Overview(HttpOverview http, Features features, List<String> providers,
                     @Nullable String lastConfigurationReload, long configurationReloads) {
     }
@@ -85,6 +86,7 @@ final class ApiJson {
     }
 
     @Serdeable
+    @JsonInclude(JsonInclude.Include.NON_NULL)
     record RawData(Map<String, Router> routers, Map<String, Service> services, Map<String, Middleware> middlewares) {
     }
 
@@ -101,6 +103,7 @@ final class ApiJson {
     }
 
     @Serdeable
+    @JsonInclude(JsonInclude.Include.NON_NULL)
     record ExplainedItem(String item, boolean exposed, String reason, List<String> routers) implements Listed {
         @Override
         public String name() {

@@ -1,5 +1,6 @@
 package dev.proxy.api;
 
+import dev.proxy.config.decode.ConfigTree;
 import dev.proxy.config.dynamic.ConfigurationMerger;
 import dev.proxy.config.dynamic.MergedConfig;
 import dev.proxy.config.dynamic.Middleware;

@@ -1,5 +1,6 @@
 package dev.proxy.cli;
 
+import dev.proxy.config.decode.ConfigTree;
 import dev.proxy.config.install.InstallConfig;
 import dev.proxy.config.install.InstallConfigLoader;
 import dev.proxy.log.LogSetup;
@@ -33,8 +34,9 @@ final class Serve {
     int run() {
         InstallConfig config = loaded.config();
         LogSetup.apply(config.log());
-        // The install configuration as loaded, for support: secrets print as **** (Secret's toString).
-        LOG.debug("install configuration: {}", config);
+        // The install configuration as loaded, for support; ConfigTree masks secrets, including credentials held as
+        // plain text (an access key id), which the records' own toString would print.
+        LOG.debug("install configuration: {}", ConfigTree.of(config));
         ApplicationContext context = ApplicationContext.builder()
                 .deduceEnvironment(false)
                 .banner(false)

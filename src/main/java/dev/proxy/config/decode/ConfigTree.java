@@ -1,7 +1,5 @@
-package dev.proxy.api;
+package dev.proxy.config.decode;
 
-import dev.proxy.config.decode.GoDuration;
-import dev.proxy.config.decode.Secret;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.RecordComponent;
 import java.time.Duration;
@@ -14,16 +12,17 @@ import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
- * Turns a configuration record (a middleware's options, a provider's section) into plain maps, lists and scalars for
- * JSON, the way the user wrote it: absent values left out, durations as {@code 1m30s}, enums in lower case.
+ * Turns a configuration record (a middleware's options, a provider's section, the whole install configuration) into
+ * plain maps, lists and scalars for the API and the start-up dump, the way the user wrote it: absent values left
+ * out, durations as {@code 1m30s}, enums in lower case.
  *
  * <p>Secrets never come out: a {@link Secret} is written {@code ****}, and so is any text whose field name says it is
  * a credential (an access key id is a plain string in its record but still identifies an account). Empty secrets
  * stay empty, so an operator can tell "not set" from "set".
  */
-final class ConfigTree {
+public final class ConfigTree {
 
-    static final String MASK = "****";
+    public static final String MASK = "****";
     private static final Pattern CREDENTIAL_NAME = Pattern.compile(".*(password|secret|token|accesskey|credential).*");
     private static final Pattern URL_USER_INFO = Pattern.compile("^([a-zA-Z][a-zA-Z0-9+.-]*://)[^/?#@]*@");
 
@@ -31,7 +30,7 @@ final class ConfigTree {
     }
 
     /** The record's components as a map (in declaration order). */
-    static Map<String, Object> of(Record record) {
+    public static Map<String, Object> of(Record record) {
         Map<String, Object> out = new LinkedHashMap<>();
         for (RecordComponent c : record.getClass().getRecordComponents()) {
             Object value = read(c, record);
@@ -77,7 +76,7 @@ final class ConfigTree {
     }
 
     /** A URL's {@code user:password@} part masked: {@code http://****@host/}. */
-    static String withoutUserInfo(String text) {
+    public static String withoutUserInfo(String text) {
         return URL_USER_INFO.matcher(text).replaceFirst("$1" + MASK + "@");
     }
 
