@@ -4,9 +4,6 @@ import dev.proxy.server.ExchangeRecord;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 
 /**
@@ -22,17 +19,17 @@ import java.util.Locale;
  */
 final class CommonFormat implements LineFormat {
 
-    static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("dd/MMM/yyyy:HH:mm:ss Z", Locale.ROOT)
-            .withZone(ZoneOffset.UTC);
-
     private final StringBuilder b = new StringBuilder(256);
+    private byte[] bytes = new byte[512];
+    private final UtcTimes times = new UtcTimes();
+    private final ClientAddresses clients = new ClientAddresses();
 
     @Override
     public void write(AccessLogLine line, ByteArrayOutputStream out) {
         ExchangeRecord r = line.record();
         b.setLength(0);
-        b.append(r.client() == null ? "-" : r.client().getHostAddress()).append(" - - [");
-        TIME.formatTo(Instant.ofEpochMilli(line.startMillis()), b);
+        b.append(clients.text(r.client())).append(" - - [");
+        b.append(times.clf(line.startMillis()));
         b.append("] \"");
         escaped(r.method());
         b.append(' ');
@@ -48,7 +45,25 @@ final class CommonFormat implements LineFormat {
         b.append(' ');
         quoted(r.serviceUrl());
         b.append(' ').append(r.durationNanos() / 1_000_000).append("ms\n");
-        out.writeBytes(b.toString().getBytes(StandardCharsets.UTF_8));
+        encode(b, out);
+    }
+
+    /** Writes the line as UTF-8 without making a String of it first (lines are nearly always ASCII). */
+    private void encode(StringBuilder line, ByteArrayOutputStream out) {
+        int n = line.length();
+        if (bytes.length < n) {
+            bytes = new byte[Math.max(n, 2 * bytes.length)];
+        }
+        for (int i = 0; i < n; i++) {
+            char c = line.charAt(i);
+            if (c >= 0x80) {
+                out.write(bytes, 0, i);
+                out.writeBytes(line.substring(i).getBytes(StandardCharsets.UTF_8));
+                return;
+            }
+            bytes[i] = (byte) c;
+        }
+        out.write(bytes, 0, n);
     }
 
     private void quoted(String value) {

@@ -6,15 +6,15 @@ import dev.proxy.config.install.AccessLogFieldsConfig;
 import dev.proxy.server.ExchangeRecord;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
  * One JSON object per line, with Traefik's field names ({@code ClientHost}, {@code DownstreamStatus},
  * {@code Duration} in nanoseconds, {@code RouterName}, {@code ServiceURL}, {@code request_<Header>}, …). Request
- * headers follow {@code fields.headers}: kept, dropped (the default) or written {@code REDACTED}; credentials are
- * redacted unless a name says otherwise, and so are credentials in the query string ({@link RequestTarget}).
+ * headers follow {@code fields.headers}: kept, dropped (the default) or written {@code REDACTED}; with
+ * {@code defaultMode: keep} credentials are redacted unless a name says otherwise, and credentials in the query
+ * string always are ({@link RequestTarget}). One generator is reused for every line written to the same buffer.
  */
 final class JsonFormat implements LineFormat {
 
@@ -22,49 +22,62 @@ final class JsonFormat implements LineFormat {
 
     private final JsonFactory factory = new JsonFactory().disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
     private final AccessLogFieldsConfig.Headers headers;
+    private final boolean noHeaders;
+    private final UtcTimes times = new UtcTimes();
+    private final ClientAddresses clients = new ClientAddresses();
+    private ByteArrayOutputStream boundTo;
+    private JsonGenerator g;
 
     JsonFormat(AccessLogFieldsConfig.Headers headers) {
         this.headers = headers;
+        this.noHeaders = headers.dropsAll();
     }
 
     @Override
     public void write(AccessLogLine line, ByteArrayOutputStream out) throws IOException {
+        if (out != boundTo) {
+            g = factory.createGenerator(out);
+            g.setRootValueSeparator(null);
+            boundTo = out;
+        }
         ExchangeRecord r = line.record();
-        try (JsonGenerator g = factory.createGenerator(out)) {
-            g.writeStartObject();
-            g.writeStringField("ClientHost", r.client() == null ? "" : r.client().getHostAddress());
-            g.writeStringField("ClientUsername", "-");
-            g.writeNumberField("DownstreamContentSize", r.bytesSent());
-            g.writeNumberField("DownstreamStatus", r.status() == 0 ? 499 : r.status());
-            g.writeNumberField("Duration", r.durationNanos());
-            g.writeStringField("EntryPointName", r.entryPoint());
-            g.writeStringField("RequestAddr", r.host());
-            g.writeStringField("RequestHost", host(r.host()));
-            g.writeStringField("RequestPort", port(r.host()));
-            g.writeStringField("RequestMethod", r.method());
-            g.writeStringField("RequestPath", RequestTarget.redacted(r.uri()));
-            g.writeStringField("RequestProtocol", r.protocol());
-            g.writeStringField("RequestScheme", "http");
-            g.writeNumberField("RequestCount", line.requestCount());
-            if (r.router() != null) {
-                g.writeStringField("RouterName", r.router());
-            }
-            if (r.service() != null) {
-                g.writeStringField("ServiceName", r.service());
-            }
-            if (r.serviceUrl() != null) {
-                g.writeStringField("ServiceURL", r.serviceUrl());
-            }
-            g.writeStringField("StartUTC", Instant.ofEpochMilli(line.startMillis()).toString());
+        g.writeStartObject();
+        g.writeStringField("ClientHost", clients.text(r.client()));
+        g.writeStringField("ClientUsername", "-");
+        g.writeNumberField("DownstreamContentSize", r.bytesSent());
+        g.writeNumberField("DownstreamStatus", r.status() == 0 ? 499 : r.status());
+        g.writeNumberField("Duration", r.durationNanos());
+        g.writeStringField("EntryPointName", r.entryPoint());
+        g.writeStringField("RequestAddr", r.host());
+        int colon = portColon(r.host());
+        g.writeStringField("RequestHost", colon > 0 ? r.host().substring(0, colon) : r.host());
+        g.writeStringField("RequestPort", colon > 0 ? r.host().substring(colon + 1) : "-");
+        g.writeStringField("RequestMethod", r.method());
+        g.writeStringField("RequestPath", RequestTarget.redacted(r.uri()));
+        g.writeStringField("RequestProtocol", r.protocol());
+        g.writeStringField("RequestScheme", "http");
+        g.writeNumberField("RequestCount", line.requestCount());
+        if (r.router() != null) {
+            g.writeStringField("RouterName", r.router());
+        }
+        if (r.service() != null) {
+            g.writeStringField("ServiceName", r.service());
+        }
+        if (r.serviceUrl() != null) {
+            g.writeStringField("ServiceURL", r.serviceUrl());
+        }
+        g.writeStringField("StartUTC", times.iso(line.startMillis()));
+        if (!noHeaders) {
             for (Map.Entry<String, String> h : headerFields(r).entrySet()) {
                 g.writeStringField(h.getKey(), h.getValue());
             }
-            g.writeStringField("level", "info");
-            g.writeStringField("msg", "");
-            g.writeStringField("time", Instant.ofEpochMilli(line.startMillis() + r.durationNanos() / 1_000_000).toString());
-            g.writeEndObject();
         }
-        out.write('\n');
+        g.writeStringField("level", "info");
+        g.writeStringField("msg", "");
+        g.writeStringField("time", times.iso(line.startMillis() + r.durationNanos() / 1_000_000));
+        g.writeEndObject();
+        g.writeRaw('\n');
+        g.flush();
     }
 
     /** {@code request_<Header>} fields by mode; several values of one header are joined with {@code ", "}. */
@@ -94,13 +107,8 @@ final class JsonFormat implements LineFormat {
         return b.toString();
     }
 
-    private static String host(String hostHeader) {
-        int colon = hostHeader.startsWith("[") ? hostHeader.indexOf("]:") + 1 : hostHeader.lastIndexOf(':');
-        return colon > 0 ? hostHeader.substring(0, colon) : hostHeader;
-    }
-
-    private static String port(String hostHeader) {
-        int colon = hostHeader.startsWith("[") ? hostHeader.indexOf("]:") + 1 : hostHeader.lastIndexOf(':');
-        return colon > 0 ? hostHeader.substring(colon + 1) : "-";
+    /** Index of the colon before the port in a Host header ({@code [::1]:80} included), or -1. */
+    private static int portColon(String host) {
+        return host.startsWith("[") ? host.indexOf("]:") + 1 : host.lastIndexOf(':');
     }
 }

@@ -3,7 +3,6 @@ package dev.proxy.config.install;
 import io.micronaut.core.annotation.Nullable;
 import java.util.Collections;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -32,28 +31,39 @@ public record AccessLogFieldsConfig(@Nullable Headers headers) {
     public record Headers(@Nullable Mode defaultMode, @Nullable Map<String, Mode> names) {
 
         /**
-         * Credentials are redacted unless a name says otherwise, even with {@code defaultMode: keep}: an access log
-         * is read by more people than the proxy's configuration. (Declared before DEFAULT, whose constructor reads it.)
+         * With {@code defaultMode: keep}, credentials are still redacted unless a name says otherwise: an access log
+         * is read by more people than the proxy's configuration. (Declared before DEFAULT, whose constructor reads
+         * it.)
          */
-        public static final List<String> REDACTED_BY_DEFAULT = List.of("Authorization", "Proxy-Authorization",
+        public static final List<String> REDACTED_WHEN_KEPT = List.of("Authorization", "Proxy-Authorization",
                 "Cookie", "X-Consul-Token", "X-Api-Key", "X-Amz-Security-Token");
 
         public static final Headers DEFAULT = new Headers(null, null);
 
         public Headers {
             defaultMode = defaultMode == null ? Mode.DROP : defaultMode;
-            TreeMap<String, Mode> all = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-            REDACTED_BY_DEFAULT.forEach(h -> all.put(h, Mode.REDACT));
+            TreeMap<String, Mode> given = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
             if (names != null) {
-                all.putAll(names);
+                given.putAll(names);
             }
-            names = Collections.unmodifiableMap(all);
+            names = Collections.unmodifiableMap(given);
         }
 
         /** The mode of one header. */
         public Mode modeOf(String header) {
-            Mode m = names.get(header.toLowerCase(Locale.ROOT));
-            return m == null ? defaultMode : m;
+            Mode m = names.get(header);
+            if (m != null) {
+                return m;
+            }
+            if (defaultMode == Mode.KEEP && REDACTED_WHEN_KEPT.stream().anyMatch(h -> h.equalsIgnoreCase(header))) {
+                return Mode.REDACT;
+            }
+            return defaultMode;
+        }
+
+        /** Whether no header can appear in a line (the default): lines are then written without looking at any. */
+        public boolean dropsAll() {
+            return defaultMode == Mode.DROP && names.values().stream().allMatch(m -> m == Mode.DROP);
         }
     }
 }

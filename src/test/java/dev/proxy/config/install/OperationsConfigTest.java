@@ -38,8 +38,8 @@ class OperationsConfigTest {
                 AccessLogFieldsConfig.DEFAULT, false));
         AccessLogFieldsConfig.Headers h = c.accessLog().fields().headers();
         assertThat(h.defaultMode()).isEqualTo(AccessLogFieldsConfig.Mode.DROP);
-        assertThat(h.modeOf("authorization")).isEqualTo(AccessLogFieldsConfig.Mode.REDACT);
-        assertThat(h.modeOf("COOKIE")).isEqualTo(AccessLogFieldsConfig.Mode.REDACT);
+        assertThat(h.dropsAll()).isTrue();
+        assertThat(h.modeOf("authorization")).isEqualTo(AccessLogFieldsConfig.Mode.DROP);
         assertThat(h.modeOf("User-Agent")).isEqualTo(AccessLogFieldsConfig.Mode.DROP);
     }
 
@@ -76,6 +76,13 @@ class OperationsConfigTest {
         assertThat(h.modeOf("x-token")).isEqualTo(AccessLogFieldsConfig.Mode.REDACT);
         assertThat(h.modeOf("Cookie")).isEqualTo(AccessLogFieldsConfig.Mode.REDACT);
         assertThat(h.modeOf("X-Other")).isEqualTo(AccessLogFieldsConfig.Mode.KEEP);
+        assertThat(h.modeOf("PROXY-AUTHORIZATION")).isEqualTo(AccessLogFieldsConfig.Mode.REDACT);
+        assertThat(h.dropsAll()).isFalse();
+        AccessLogFieldsConfig.Headers oneKept = decode("--accessLog.fields.headers.names.User-Agent=keep")
+                .accessLog().fields().headers();
+        assertThat(oneKept.dropsAll()).isFalse();
+        assertThat(oneKept.modeOf("user-agent")).isEqualTo(AccessLogFieldsConfig.Mode.KEEP);
+        assertThat(oneKept.modeOf("Authorization")).isEqualTo(AccessLogFieldsConfig.Mode.DROP);
         assertThat(c.metrics().prometheus().buckets()).containsExactly(0.005, 0.5, 2.0);
         assertThat(c.api().basePath()).isEqualTo("/ops/");
         assertThat(c.api().apiPath()).isEqualTo("/ops/api");
