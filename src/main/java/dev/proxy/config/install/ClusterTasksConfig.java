@@ -57,7 +57,8 @@ public record ClusterTasksConfig(
         try {
             DefaultRule.compile(defaultRule);
         } catch (IllegalArgumentException e) {
-            throw new InvalidValueException("defaultRule", e.getMessage());
+            // the cause's message, without the template again: the error already shows the value
+            throw new InvalidValueException("defaultRule", (e.getCause() != null ? e.getCause() : e).getMessage());
         }
         ecsAnywhere = ecsAnywhere != null && ecsAnywhere;
         prefix = prefix == null || prefix.isBlank() ? DEFAULT_PREFIX : prefix;
