@@ -75,7 +75,7 @@ public final class ClusterTasksAws {
     /** The shared client settings: per-attempt and per-call timeouts on top of what Micronaut AWS configured. */
     static <B extends AwsClientBuilder<B, ?>> B withTimeouts(B builder) {
         ClientOverrideConfiguration current = builder.overrideConfiguration();
-        return builder.overrideConfiguration(current.toBuilder()
+        return builder.overrideConfiguration((current == null ? ClientOverrideConfiguration.builder() : current.toBuilder())
                 .apiCallAttemptTimeout(ATTEMPT_TIMEOUT)
                 .apiCallTimeout(CALL_TIMEOUT)
                 .build());

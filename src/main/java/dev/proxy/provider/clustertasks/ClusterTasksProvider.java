@@ -103,14 +103,14 @@ public class ClusterTasksProvider implements Provider {
         if (fetcher == null) {
             fetcher = new TaskFetcher(api.get(), config);
         }
-        long started = System.nanoTime();
+        long startNanos = System.nanoTime();
         List<TaskContainer> containers = fetcher.fetch();
         TaskConfigBuilder.Built built = builder.build(containers);
         logChanges(built);
         explanations = built.explanations();
         var http = built.config().http();
         LOG.debug("clusterTasks provider: {} task containers, {} routers, {} services in {} ms", containers.size(),
-                http.routers().size(), http.services().size(), (System.nanoTime() - started) / 1_000_000);
+                http.routers().size(), http.services().size(), (System.nanoTime() - startNanos) / 1_000_000);
         return built.config();
     }
 

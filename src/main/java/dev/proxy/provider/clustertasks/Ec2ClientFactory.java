@@ -16,9 +16,9 @@ import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.ec2.Ec2ClientBuilder;
 
 /**
- * The EC2 client in Micronaut AWS's style (it has no such factory), with the {@code clusterTasks} provider's credentials and
- * region ({@link ClusterTasksAws}), on the blocking HTTP client. Only the synchronous client is a bean: no async HTTP
- * client is on the classpath.
+ * The EC2 client in Micronaut AWS's style (it has no such factory), with the {@code clusterTasks} provider's
+ * credentials and region ({@link ClusterTasksAws}), on the blocking HTTP client. Only the synchronous client is a
+ * bean: no async HTTP client is on the classpath.
  */
 @Factory
 @Requires(condition = ClusterTasksEnabled.class)

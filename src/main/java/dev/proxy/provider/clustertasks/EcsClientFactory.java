@@ -16,9 +16,9 @@ import software.amazon.awssdk.services.ecs.EcsClient;
 import software.amazon.awssdk.services.ecs.EcsClientBuilder;
 
 /**
- * The ECS client in Micronaut AWS's style (it has no such factory), with the {@code clusterTasks} provider's credentials and
- * region ({@link ClusterTasksAws}), on the blocking HTTP client. Only the synchronous client is a bean: no async HTTP
- * client is on the classpath.
+ * The ECS client in Micronaut AWS's style (it has no such factory), with the {@code clusterTasks} provider's
+ * credentials and region ({@link ClusterTasksAws}), on the blocking HTTP client. Only the synchronous client is a
+ * bean: no async HTTP client is on the classpath.
  */
 @Factory
 @Requires(condition = ClusterTasksEnabled.class)

@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.function.IntUnaryOperator;
 
 /**
@@ -144,8 +145,8 @@ public final class TaskConfigBuilder {
             throw new Skip("task is UNHEALTHY");
         }
         Target target = target(c);
-        Integer port = target.ports().stream().mapToInt(PortMapping::hostPort).min().stream().boxed().findFirst()
-                .orElse(null);
+        OptionalInt lowest = target.ports().stream().mapToInt(PortMapping::hostPort).min();
+        Integer port = lowest.isPresent() ? lowest.getAsInt() : null;
         Item item = new Item(origin, name, target.address(), port, name, c.labels(), mapper(target.ports()));
         DynamicConfig decoded = LabelDecoder.decode(c.labels(), prefix, origin + " label");
         return defaults.apply(decoded, item);

@@ -142,6 +142,36 @@ class ClusterTasksProviderIT {
         return "proxy.http.routers." + router + ".rule=Host(`" + host + "`)";
     }
 
+    /** One Fargate task of a new family at 127.0.0.1, in service {@code family}. */
+    private String run(String cluster, String family, ContainerDefinition c) {
+        String task = seed.runFargate(cluster, seed.fargateDefinition(family, c), "service:" + family);
+        moto.setTaskPrivateIp(task, "127.0.0.1");
+        return task;
+    }
+
+    /** The provider alone, from a DI context (closed after the test). */
+    private ClusterTasksProvider provider(String... providerFlags) {
+        List<String> flags = new ArrayList<>(List.of("--providers.clusterTasks.refreshSeconds=1"));
+        Stream.of(providerFlags).map(f -> "--providers.clusterTasks." + f).forEach(flags::add);
+        ApplicationContext context = ApplicationContext.builder().deduceEnvironment(false).banner(false)
+                .singletons(RecordDecoder.decode(InstallConfig.class, CommandLineEntries.fromFlags(flags))).start();
+        running.add(context);
+        ClusterTasksProvider provider = context.getBean(ClusterTasksProvider.class);
+        running.add(provider::stop);
+        return provider;
+    }
+
+    private static Map<String, Long> difference(Map<String, Long> later, Map<String, Long> earlier) {
+        Map<String, Long> out = new TreeMap<>();
+        later.forEach((op, n) -> {
+            long d = n - earlier.getOrDefault(op, 0L);
+            if (d != 0) {
+                out.put(op, d);
+            }
+        });
+        return out;
+    }
+
     @Test
     void everyNetworkModeIsReachableAndEachContainerGetsItsRouter() throws Exception {
         String cluster = seed.cluster("modes");
@@ -219,13 +249,6 @@ class ClusterTasksProviderIT {
         awaitAnswer(proxy, "unknown.filters.test", "200 filters");
     }
 
-    /** One Fargate task of a new family at 127.0.0.1, in service {@code family}. */
-    private String run(String cluster, String family, ContainerDefinition c) {
-        String task = seed.runFargate(cluster, seed.fargateDefinition(family, c), "service:" + family);
-        moto.setTaskPrivateIp(task, "127.0.0.1");
-        return task;
-    }
-
     @Test
     void autoDiscoverClustersWatchesEveryClusterWithStaticKeys() throws Exception {
         for (String name : List.of("auto-a", "auto-b", "auto-c")) {
@@ -286,29 +309,6 @@ class ClusterTasksProviderIT {
         assertThat(services.get("service-batch-web-app").loadBalancer().servers()).hasSize(220);
         assertThat(services.get("service-batch-api-app").loadBalancer().servers()).hasSize(30);
         assertThat(published.get(1)).isEqualTo(published.get(0));
-    }
-
-    private static Map<String, Long> difference(Map<String, Long> later, Map<String, Long> earlier) {
-        Map<String, Long> out = new TreeMap<>();
-        later.forEach((op, n) -> {
-            long d = n - earlier.getOrDefault(op, 0L);
-            if (d != 0) {
-                out.put(op, d);
-            }
-        });
-        return out;
-    }
-
-    /** The provider alone, from a DI context (closed after the test). */
-    private ClusterTasksProvider provider(String... providerFlags) {
-        List<String> flags = new ArrayList<>(List.of("--providers.clusterTasks.refreshSeconds=1"));
-        Stream.of(providerFlags).map(f -> "--providers.clusterTasks." + f).forEach(flags::add);
-        ApplicationContext context = ApplicationContext.builder().deduceEnvironment(false).banner(false)
-                .singletons(RecordDecoder.decode(InstallConfig.class, CommandLineEntries.fromFlags(flags))).start();
-        running.add(context);
-        ClusterTasksProvider provider = context.getBean(ClusterTasksProvider.class);
-        running.add(provider::stop);
-        return provider;
     }
 
     @Test
