@@ -61,6 +61,7 @@ public final class CatalogSource implements Provider {
     private @Nullable PollingSupervisor supervisor;
     private volatile List<Explanation> explanations = List.of();
     private volatile long builds;
+    private volatile long failedRefreshes;
 
     // Touched only on the supervisor's thread.
     private boolean refreshNow = true;
@@ -135,6 +136,11 @@ public final class CatalogSource implements Provider {
         return builds;
     }
 
+    /** How many refreshes failed (Consul unreachable, refused, garbage). */
+    long failedRefreshes() {
+        return failedRefreshes;
+    }
+
     private DynamicConfig waitAndRefresh() throws Exception {
         if (!refreshNow) {
             changes.poll(config.refreshInterval().toNanos(), TimeUnit.NANOSECONDS);
@@ -189,6 +195,15 @@ public final class CatalogSource implements Provider {
 
     /** One full read of the catalog, then a build unless nothing changed. */
     DynamicConfig refresh() {
+        try {
+            return readAndBuild();
+        } catch (RuntimeException e) {
+            failedRefreshes++;
+            throw e;
+        }
+    }
+
+    private DynamicConfig readAndBuild() {
         List<Explanation> skipped = new ArrayList<>();
         List<CatalogItem> items = fetch(skipped);
         ConnectTls tls = config.connectAware() ? connectTls() : null;

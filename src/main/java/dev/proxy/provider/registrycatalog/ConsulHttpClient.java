@@ -42,11 +42,14 @@ public final class ConsulHttpClient implements CatalogClient {
     static final Duration DEFAULT_WAIT = Duration.ofMinutes(5);
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
     private static final Duration SLACK = Duration.ofSeconds(10);
+    private static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
     private static final int MAX_BODY = 256 * 1024 * 1024;
 
     private final URI base;
     private final DefaultHttpClient http;
+    private final DefaultHttpClient watchHttp;
     private final BlockingHttpClient blocking;
+    private final BlockingHttpClient watching;
     private final String token;
     private final @Nullable String basicAuth;
     private final String datacenter;
@@ -76,15 +79,13 @@ public final class ConsulHttpClient implements CatalogClient {
         Duration wait = endpoint.endpointWaitTime().isZero() ? DEFAULT_WAIT : endpoint.endpointWaitTime();
         this.waitParameter = wait.toMillis() + "ms";
 
-        DefaultHttpClientConfiguration http = new DefaultHttpClientConfiguration();
-        http.setConnectTimeout(CONNECT_TIMEOUT);
-        http.setReadTimeout(wait.plus(wait.dividedBy(16)).plus(SLACK));
-        http.setFollowRedirects(false);
-        http.setMaxContentLength(MAX_BODY);
-        http.setExceptionOnErrorStatus(true);
         SslContext ssl = sslContext(endpoint.tls());
-        this.http = new DefaultHttpClient(base, http, (sslConfiguration, versions) -> ssl);
+        // Two clients: a blocking query may take the whole wait, any other call that long means a hung agent.
+        this.http = new DefaultHttpClient(base, clientConfiguration(READ_TIMEOUT), (sslConfiguration, versions) -> ssl);
+        this.watchHttp = new DefaultHttpClient(base, clientConfiguration(wait.plus(wait.dividedBy(16)).plus(SLACK)),
+                (sslConfiguration, versions) -> ssl);
         this.blocking = this.http.toBlocking();
+        this.watching = this.watchHttp.toBlocking();
         this.cached = cached;
     }
 
@@ -141,19 +142,30 @@ public final class ConsulHttpClient implements CatalogClient {
 
     @Override
     public void register(Map<String, Object> registration) {
-        send(request(io.micronaut.http.HttpRequest.PUT(uri("/v1/agent/service/register", 0, false, Map.of()), registration)),
+        send(blocking, request(io.micronaut.http.HttpRequest.PUT(uri("/v1/agent/service/register", 0, false, Map.of()), registration)),
                 "PUT /v1/agent/service/register");
     }
 
     @Override
     public void deregister(String serviceId) {
         String path = "/v1/agent/service/deregister/" + encode(serviceId);
-        send(request(io.micronaut.http.HttpRequest.PUT(uri(path, 0, false, Map.of()), "")), "PUT " + path);
+        send(blocking, request(io.micronaut.http.HttpRequest.PUT(uri(path, 0, false, Map.of()), "")), "PUT " + path);
     }
 
     @Override
     public void close() {
         http.close();
+        watchHttp.close();
+    }
+
+    private static DefaultHttpClientConfiguration clientConfiguration(Duration readTimeout) {
+        DefaultHttpClientConfiguration c = new DefaultHttpClientConfiguration();
+        c.setConnectTimeout(CONNECT_TIMEOUT);
+        c.setReadTimeout(readTimeout);
+        c.setFollowRedirects(false);
+        c.setMaxContentLength(MAX_BODY);
+        c.setExceptionOnErrorStatus(true);
+        return c;
     }
 
     /** A parsed answer. */
@@ -162,7 +174,8 @@ public final class ConsulHttpClient implements CatalogClient {
 
     private Response get(String path, long index, boolean catalogOptions, Map<String, String> extra) {
         String call = "GET " + path;
-        HttpResponse<byte[]> response = send(request(io.micronaut.http.HttpRequest.GET(uri(path, index, catalogOptions, extra))), call);
+        HttpResponse<byte[]> response = send(index > 0 ? watching : blocking,
+                request(io.micronaut.http.HttpRequest.GET(uri(path, index, catalogOptions, extra))), call);
         byte[] body = response.body();
         JsonNode json;
         try {
@@ -178,9 +191,9 @@ public final class ConsulHttpClient implements CatalogClient {
         return new Response(json, consulIndex, filtered);
     }
 
-    private HttpResponse<byte[]> send(MutableHttpRequest<?> request, String call) {
+    private HttpResponse<byte[]> send(BlockingHttpClient client, MutableHttpRequest<?> request, String call) {
         try {
-            return blocking.exchange(request, byte[].class);
+            return client.exchange(request, byte[].class);
         } catch (HttpClientResponseException e) {
             int status = e.getStatus().getCode();
             String body = e.getResponse().getBody(String.class).orElse("").trim();
