@@ -18,6 +18,10 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -46,6 +50,7 @@ public final class CatalogSource implements Provider {
 
     private static final Logger LOG = LoggerFactory.getLogger(CatalogSource.class);
     private static final int MAX_LOGGED_SKIPS = 20;
+    private static final int READERS = 8;
 
     private final String name;
     private final RegistryCatalogConfig config;
@@ -56,6 +61,12 @@ public final class CatalogSource implements Provider {
     private final Backoff watchBackoff;
     private final BlockingQueue<Boolean> changes = new ArrayBlockingQueue<>(1);
     private final List<Thread> watchers = new ArrayList<>();
+    /** Reads services' instances in parallel: a large catalog is one call per service. */
+    private final ExecutorService reader = Executors.newFixedThreadPool(READERS, r -> {
+        Thread t = new Thread(r, "proxy-provider-catalog-reader");
+        t.setDaemon(true);
+        return t;
+    });
 
     private volatile boolean stopped;
     private @Nullable PollingSupervisor supervisor;
@@ -105,8 +116,10 @@ public final class CatalogSource implements Provider {
         if (config.watch()) {
             // The supervisor's "interval" is only the pause between two waits for a change.
             supervisor = new PollingSupervisor(name, Duration.ofNanos(1), this::waitAndRefresh, sink);
-            watchers.add(watcher("services", client::services));
-            watchers.add(watcher("checks", client::checks));
+            // A new instance of a known service leaves the service → tags map as it was: any new catalog index
+            // means a read. Checks change their output all the time: only a different status means a read.
+            watchers.add(watcher("services", client::services, true));
+            watchers.add(watcher("checks", client::checks, false));
         } else {
             supervisor = new PollingSupervisor(name, config.refreshInterval(), this::refresh, sink);
         }
@@ -123,6 +136,7 @@ public final class CatalogSource implements Provider {
             supervisor.stop();
         }
         watchers.forEach(Thread::interrupt);
+        reader.shutdownNow();
         client.close(); // ends blocking queries in flight
     }
 
@@ -156,13 +170,13 @@ public final class CatalogSource implements Provider {
         changes.offer(Boolean.TRUE);
     }
 
-    private Thread watcher(String what, LongFunction<CatalogClient.Indexed<?>> query) {
-        Thread t = new Thread(() -> watch(what, query), "proxy-provider-" + name + "-watch-" + what);
+    private Thread watcher(String what, LongFunction<CatalogClient.Indexed<?>> query, boolean onNewIndex) {
+        Thread t = new Thread(() -> watch(what, query, onNewIndex), "proxy-provider-" + name + "-watch-" + what);
         t.setDaemon(true);
         return t;
     }
 
-    private void watch(String what, LongFunction<CatalogClient.Indexed<?>> query) {
+    private void watch(String what, LongFunction<CatalogClient.Indexed<?>> query, boolean onNewIndex) {
         long index = 0;
         Object last = null;
         int failures = 0;
@@ -184,9 +198,10 @@ public final class CatalogSource implements Provider {
             }
             failures = 0;
             long next = result.index();
+            boolean newIndex = next != index;
             // Consul's rules for blocking queries: an index that goes backwards resets to 0; never block on 0 or less.
             index = next < index ? 0 : Math.max(next, 1);
-            if (!Objects.equals(result.value(), last)) {
+            if (!Objects.equals(result.value(), last) || onNewIndex && newIndex) {
                 last = result.value();
                 changed();
             }
@@ -238,6 +253,7 @@ public final class CatalogSource implements Provider {
         CatalogClient.Indexed<Map<String, List<String>>> services = client.services(0);
         boolean filtered = services.filteredByAcls();
         List<CatalogItem> items = new ArrayList<>();
+        List<Map.Entry<String, Future<CatalogClient.Indexed<List<CatalogItem>>>>> reads = new ArrayList<>();
         for (Map.Entry<String, List<String>> service : new TreeMap<>(services.value()).entrySet()) {
             String serviceName = service.getKey();
             List<String> union = service.getValue();
@@ -253,12 +269,15 @@ public final class CatalogSource implements Provider {
                 skipped.add(Explanation.skipped(name, serviceName, "", reason));
                 continue;
             }
-            CatalogClient.Indexed<List<CatalogItem>> instances = client.instances(serviceName, connect, "");
+            boolean viaConnect = connect;
+            reads.add(Map.entry(serviceName, reader.submit(() -> client.instances(serviceName, viaConnect, ""))));
+        }
+        for (Map.Entry<String, Future<CatalogClient.Indexed<List<CatalogItem>>>> read : reads) {
+            CatalogClient.Indexed<List<CatalogItem>> instances = result(read.getValue());
             filtered |= instances.filteredByAcls();
             if (instances.value().isEmpty()) {
-                skipped.add(Explanation.skipped(name, serviceName, "", connect
-                        ? "a Connect service without Connect-capable instances (sidecar proxy or native)"
-                        : "no instances"));
+                skipped.add(Explanation.skipped(name, read.getKey(), "", "no instances that can be reached"
+                        + " (a Connect service needs a sidecar proxy or a connect-native instance)"));
             }
             items.addAll(instances.value());
         }
@@ -268,6 +287,17 @@ public final class CatalogSource implements Provider {
         }
         aclFilteredWarned = filtered;
         return items;
+    }
+
+    private static <T> T result(Future<T> future) {
+        try {
+            return future.get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new ConsulException(e.getCause().toString(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ConsulException("interrupted", e);
+        }
     }
 
     private @Nullable String serviceSkipReason(List<String> union, Map<String, String> labels, boolean connect) {

@@ -34,20 +34,39 @@ class CatalogSourceTest {
     }
 
     @Test
-    void aQueryReturningWithoutAChangeDoesNotRebuild() {
+    void aQueryReturningWithoutAChangeDoesNotRead() {
         client.catalog.put("web", List.of());
         source.start((name, config) -> published.add(config));
         client.services.add(indexed(5, Map.of("web", List.of())));
         await().until(() -> client.serviceIndexes.contains(5L));
+        await().until(() -> source.builds() == 1);
         long reads = client.catalogReads.get();
-        long builds = source.builds();
 
         client.services.add(indexed(5, Map.of("web", List.of())));   // wait time over, same index
-        client.services.add(indexed(6, Map.of("web", List.of())));   // new index, same result
-        await().until(() -> client.serviceIndexes.contains(6L));
+        client.services.add(indexed(5, Map.of("web", List.of())));
+        await().until(() -> client.serviceIndexes.size() == 4);
 
         assertThat(client.catalogReads.get()).isEqualTo(reads);
-        assertThat(source.builds()).isEqualTo(builds).isEqualTo(1);
+        assertThat(source.builds()).isEqualTo(1);
+    }
+
+    @Test
+    void aNewIndexWithTheSameServicesReadsButDoesNotRebuildWhenNothingChanged() {
+        client.catalog.put("web", List.of());
+        source.start((name, config) -> published.add(config));
+        client.services.add(indexed(5, Map.of("web", List.of())));
+        await().until(() -> source.builds() == 1 && client.serviceIndexes.contains(5L));
+        long reads = client.catalogReads.get();
+
+        // A second instance with the same tags leaves the service → tags map equal: only the index tells.
+        client.services.add(indexed(6, Map.of("web", List.of())));
+        await().until(() -> client.catalogReads.get() > reads);
+        assertThat(source.builds()).isEqualTo(1);
+
+        client.instances.put("web", 2);
+        client.services.add(indexed(7, Map.of("web", List.of())));
+        await().until(() -> source.builds() == 2);
+        assertThat(published.get(published.size() - 1).http().services().get("web").loadBalancer().servers()).hasSize(2);
     }
 
     @Test
@@ -104,6 +123,7 @@ class CatalogSourceTest {
         final BlockingQueue<Indexed<Map<String, List<String>>>> services = new LinkedBlockingQueue<>();
         final List<Long> serviceIndexes = new CopyOnWriteArrayList<>();
         final AtomicInteger catalogReads = new AtomicInteger();
+        final Map<String, Integer> instances = new ConcurrentHashMap<>();
         volatile boolean failCatalog;
 
         @Override
@@ -130,7 +150,11 @@ class CatalogSourceTest {
 
         @Override
         public Indexed<List<CatalogItem>> instances(String service, boolean connect, String tag) {
-            return new Indexed<>(1, List.of(item(service, 1)), false);
+            List<CatalogItem> items = new java.util.ArrayList<>();
+            for (int n = 1; n <= instances.getOrDefault(service, 1); n++) {
+                items.add(item(service, n));
+            }
+            return new Indexed<>(1, items, false);
         }
 
         @Override
