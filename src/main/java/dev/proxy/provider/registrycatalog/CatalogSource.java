@@ -69,6 +69,8 @@ public final class CatalogSource implements Provider {
     });
 
     private volatile boolean stopped;
+    /** The services watch's latest answer, while that watch is healthy: a refresh need not read it again. */
+    private volatile CatalogClient.@Nullable Indexed<Map<String, List<String>>> watchedServices;
     private @Nullable PollingSupervisor supervisor;
     private volatile List<Explanation> explanations = List.of();
     private volatile long builds;
@@ -118,7 +120,16 @@ public final class CatalogSource implements Provider {
             supervisor = new PollingSupervisor(name, Duration.ofNanos(1), this::waitAndRefresh, sink);
             // A new instance of a known service leaves the service → tags map as it was: any new catalog index
             // means a read. Checks change their output all the time: only a different status means a read.
-            watchers.add(watcher("services", client::services, true));
+            watchers.add(watcher("services", index -> {
+                try {
+                    CatalogClient.Indexed<Map<String, List<String>>> answer = client.services(index);
+                    watchedServices = answer;
+                    return answer;
+                } catch (RuntimeException e) {
+                    watchedServices = null;
+                    throw e;
+                }
+            }, true));
             watchers.add(watcher("checks", client::checks, false));
         } else {
             supervisor = new PollingSupervisor(name, config.refreshInterval(), this::refresh, sink);
@@ -250,7 +261,8 @@ public final class CatalogSource implements Provider {
      * routed whatever their instances (from the tags of all instances) go to {@code skipped} without being read.
      */
     List<CatalogItem> fetch(List<Explanation> skipped) {
-        CatalogClient.Indexed<Map<String, List<String>>> services = client.services(0);
+        CatalogClient.Indexed<Map<String, List<String>>> watched = watchedServices;
+        CatalogClient.Indexed<Map<String, List<String>>> services = watched != null ? watched : client.services(0);
         boolean filtered = services.filteredByAcls();
         List<CatalogItem> items = new ArrayList<>();
         List<Map.Entry<String, Future<CatalogClient.Indexed<List<CatalogItem>>>>> reads = new ArrayList<>();

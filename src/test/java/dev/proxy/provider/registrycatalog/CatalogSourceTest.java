@@ -40,13 +40,13 @@ class CatalogSourceTest {
         client.services.add(indexed(5, Map.of("web", List.of())));
         await().until(() -> client.serviceIndexes.contains(5L));
         await().until(() -> source.builds() == 1);
-        long reads = client.catalogReads.get();
+        long reads = client.reads.get();
 
         client.services.add(indexed(5, Map.of("web", List.of())));   // wait time over, same index
         client.services.add(indexed(5, Map.of("web", List.of())));
         await().until(() -> client.serviceIndexes.size() == 4);
 
-        assertThat(client.catalogReads.get()).isEqualTo(reads);
+        assertThat(client.reads.get()).isEqualTo(reads);
         assertThat(source.builds()).isEqualTo(1);
     }
 
@@ -56,11 +56,11 @@ class CatalogSourceTest {
         source.start((name, config) -> published.add(config));
         client.services.add(indexed(5, Map.of("web", List.of())));
         await().until(() -> source.builds() == 1 && client.serviceIndexes.contains(5L));
-        long reads = client.catalogReads.get();
+        long reads = client.reads.get();
 
         // A second instance with the same tags leaves the service → tags map equal: only the index tells.
         client.services.add(indexed(6, Map.of("web", List.of())));
-        await().until(() -> client.catalogReads.get() > reads);
+        await().until(() -> client.reads.get() > reads);
         assertThat(source.builds()).isEqualTo(1);
 
         client.instances.put("web", 2);
@@ -115,14 +115,17 @@ class CatalogSourceTest {
         return new CatalogClient.Indexed<>(index, v, false);
     }
 
-    /** Blocking queries (from the watch threads) take scripted answers; full reads see {@link #catalog}. */
+    /**
+     * Blocking queries (from the watch threads) take scripted answers; full reads see {@link #catalog};
+     * {@link #reads} counts the reads of a refresh (catalog and instances).
+     */
     private static final class ScriptedClient implements CatalogClient {
         static final Indexed<Map<String, List<String>>> FAILURE = new Indexed<>(-1, Map.of(), false);
 
         final Map<String, List<String>> catalog = new ConcurrentHashMap<>();
         final BlockingQueue<Indexed<Map<String, List<String>>>> services = new LinkedBlockingQueue<>();
         final List<Long> serviceIndexes = new CopyOnWriteArrayList<>();
-        final AtomicInteger catalogReads = new AtomicInteger();
+        final AtomicInteger reads = new AtomicInteger();
         final Map<String, Integer> instances = new ConcurrentHashMap<>();
         volatile boolean failCatalog;
 
@@ -132,7 +135,7 @@ class CatalogSourceTest {
                 if (failCatalog) {
                     throw new ConsulException("GET /v1/catalog/services failed: connection refused", 0);
                 }
-                catalogReads.incrementAndGet();
+                reads.incrementAndGet();
                 return new Indexed<>(1, Map.copyOf(catalog), false);
             }
             serviceIndexes.add(index);
@@ -150,6 +153,7 @@ class CatalogSourceTest {
 
         @Override
         public Indexed<List<CatalogItem>> instances(String service, boolean connect, String tag) {
+            reads.incrementAndGet();
             List<CatalogItem> items = new java.util.ArrayList<>();
             for (int n = 1; n <= instances.getOrDefault(service, 1); n++) {
                 items.add(item(service, n));

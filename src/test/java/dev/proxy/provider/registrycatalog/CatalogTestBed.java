@@ -43,7 +43,7 @@ final class CatalogTestBed implements AutoCloseable {
     /** Provider options for {@code consul}'s plain HTTP API, polling every 100 ms, limited to this test's tag. */
     RegistryCatalogConfig options(ConsulAgent consul, String... flags) {
         List<String> all = new ArrayList<>(List.of("--endpoint.address=" + consul.httpAddress().getAuthority(),
-                "--refreshInterval=100ms", "--constraints=Tag(`" + tag + "`)"));
+                "--refreshInterval=100ms", "--endpoint.endpointWaitTime=300ms", "--constraints=Tag(`" + tag + "`)"));
         all.addAll(List.of(flags));
         return Catalog.options(all.toArray(String[]::new));
     }

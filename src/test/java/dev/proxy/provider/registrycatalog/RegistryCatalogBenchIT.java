@@ -41,10 +41,15 @@ class RegistryCatalogBenchIT {
                 String name = "bench" + i + "-" + bed.tag;
                 long start = System.nanoTime();
                 bed.register(consul, ServiceRegistration.of(name, port));
+                long registered = System.nanoTime();
                 while (bed.get(name).statusCode() != 200) {
                     LockSupport.parkNanos(200_000); // poll every 0.2 ms: the resolution of the figure
                 }
                 millis.add((System.nanoTime() - start) / 1e6);
+                if (Boolean.getBoolean("proxy.bench.trace")) {
+                    System.out.printf("TRACE %s register %.1f ms, then routable after %.1f ms%n", java.time.Instant.now(),
+                            (registered - start) / 1e6, (System.nanoTime() - registered) / 1e6);
+                }
             }
         }
         Collections.sort(millis);
