@@ -59,7 +59,7 @@ class ProvidersWiringTest {
     @Test
     void theRegistryCatalogProviderExistsWithItsSectionAndSharesTheBackendTls() {
         RegistryCatalogConfig catalog = new RegistryCatalogConfig(null, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null);
+                null, null, null, null, null, null, null);
         try (ApplicationContext ctx = context(new ProvidersConfig(null, null, catalog, null))) {
             assertThat(ctx.getBean(Providers.class).names()).containsExactly("registrycatalog");
             assertThat(ctx.getBean(RegistryCatalogProvider.class)).isNotNull();
