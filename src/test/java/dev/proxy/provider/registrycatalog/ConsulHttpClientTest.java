@@ -3,9 +3,12 @@ package dev.proxy.provider.registrycatalog;
 import static dev.proxy.provider.registrycatalog.Catalog.options;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.proxy.config.dynamic.DynamicConfig;
 import dev.proxy.config.install.RegistryCatalogConfig;
+import dev.proxy.server.forward.BackendTls;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -80,6 +83,23 @@ class ConsulHttpClientTest {
             assertThat(client.services(index).index()).isEqualTo(7);
         }
         assertThat(seen).extracting(Seen::target).containsExactly(expected);
+    }
+
+    @Test
+    void oneProviderPerNamespaceEachSendingItsNamespace() {
+        RegistryCatalogConfig config = options("--endpoint.address=127.0.0.1:" + agent.getAddress().getPort(),
+                "--namespaces=team-a,team-b");
+        Map<String, DynamicConfig> published = new java.util.concurrent.ConcurrentHashMap<>();
+        RegistryCatalogProvider provider = new RegistryCatalogProvider(config, new BackendTls(), name -> null, "");
+        provider.start(published::put);
+        try {
+            await().until(() -> published.size() == 2);
+        } finally {
+            provider.stop();
+        }
+        assertThat(published).containsOnlyKeys("registrycatalog-team-a", "registrycatalog-team-b");
+        assertThat(seen).extracting(Seen::target)
+                .contains("/v1/catalog/services?ns=team-a", "/v1/catalog/services?ns=team-b");
     }
 
     @Test
