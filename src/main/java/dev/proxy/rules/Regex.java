@@ -14,7 +14,7 @@ import com.google.re2j.PatternSyntaxException;
  * heap: {@link #compile} refuses patterns whose expanded size or group nesting is beyond what any routing
  * pattern needs (Go's own parser refuses them as "expression too large" too).
  */
-final class Regex {
+public final class Regex {
 
     /** Upper bound on the pattern size once counted repetitions are expanded (in pattern atoms). */
     static final long MAX_EXPANDED_SIZE = 100_000;
@@ -32,7 +32,7 @@ final class Regex {
      *
      * @throws IllegalArgumentException with a readable message if the pattern is invalid or too large
      */
-    static Regex compile(String source) {
+    public static Regex compile(String source) {
         checkSize(source);
         try {
             Regex regex = new Regex(Pattern.compile(source));
@@ -51,8 +51,27 @@ final class Regex {
     }
 
     /** True if the pattern matches somewhere in {@code input}. */
-    boolean find(CharSequence input) {
+    public boolean find(CharSequence input) {
         return pattern.matcher(input).find();
+    }
+
+    /** True if the pattern matches the whole of {@code input}. */
+    public boolean matchesFully(CharSequence input) {
+        return pattern.matcher(input).matches();
+    }
+
+    /** A matcher over {@code input}, for callers that need the groups (redirectRegex replacements). */
+    public com.google.re2j.Matcher matcher(CharSequence input) {
+        return pattern.matcher(input);
+    }
+
+    /** Named groups and their numbers. */
+    public java.util.Map<String, Integer> namedGroups() {
+        return pattern.namedGroups();
+    }
+
+    public int groupCount() {
+        return pattern.groupCount();
     }
 
     @Override

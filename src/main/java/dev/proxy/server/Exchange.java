@@ -41,6 +41,7 @@ public final class Exchange implements RequestFacts {
 
     private final ChannelHandlerContext ctx;
     private final HttpRequest request;
+    private final String originalUri;
     private final HttpConnectionHandler connection;
     private final String originalHost;
     private final boolean clientKeepAlive;
@@ -53,16 +54,24 @@ public final class Exchange implements RequestFacts {
     private boolean requestComplete;
     private boolean responded;
     private boolean keepAlive;
+    private boolean mustClose;
     private List<Consumer<HttpResponse>> responseHeadHooks;
     private List<ResponseBodyFilter> bodyFilters;
+    private HttpResponse heldHead;
+    private List<Map.Entry<String, String>> upstreamHeaders;
     private Runnable onClientWritable;
     private Runnable onAbort;
+    private final long startNanos = System.nanoTime();
+    private Route route;
+    private int status;
+    private long bytesSent;
 
     Exchange(ChannelHandlerContext ctx, HttpRequest request, HttpConnectionHandler connection) {
         this.ctx = ctx;
         this.request = request;
         this.connection = connection;
         this.originalHost = request.headers().get(HttpHeaderNames.HOST, "");
+        this.originalUri = request.uri();
         // Decided before any handler rewrites the head for a backend (which removes Connection).
         this.clientKeepAlive = HttpUtil.isKeepAlive(request);
         this.clientVersion = request.protocolVersion();
@@ -103,6 +112,34 @@ public final class Exchange implements RequestFacts {
             }
         }
         return path;
+    }
+
+    /**
+     * Changes the path forwarded to the backend (stripPrefix, addPrefix, replacePath): the request target becomes
+     * origin form with the new path and the same query, and {@link #path()} returns it from now on. Routing is
+     * already done.
+     */
+    public void rewritePath(String newPath) {
+        String query = rawQuery();
+        path = newPath.isEmpty() ? "/" : newPath;
+        request.setUri(path + (query.isEmpty() ? "" : "?" + query)); // what the forwarder sends as it is
+    }
+
+    /**
+     * A request header for the backend that the forwarder sets after its own {@code X-Forwarded-*} handling, which
+     * would otherwise drop it as client-supplied (stripPrefix's {@code X-Forwarded-Prefix}, custom request headers);
+     * an empty value removes the header.
+     */
+    public void setUpstreamHeader(String name, String value) {
+        if (upstreamHeaders == null) {
+            upstreamHeaders = new ArrayList<>(2);
+        }
+        upstreamHeaders.add(Map.entry(name, value));
+    }
+
+    /** The headers given to {@link #setUpstreamHeader}, in order. */
+    public List<Map.Entry<String, String>> upstreamHeaders() {
+        return upstreamHeaders == null ? List.of() : upstreamHeaders;
     }
 
     /** The raw query string without {@code ?}, or empty. */
@@ -242,6 +279,7 @@ public final class Exchange implements RequestFacts {
     }
 
     void aborted() {
+        abandonFilters();
         if (pendingBody != null) {
             pendingBody.forEach(ReferenceCountUtil::release);
             pendingBody.clear();
@@ -297,6 +335,7 @@ public final class Exchange implements RequestFacts {
             return;
         }
         sendResponseHead(response);
+        bytesSent += response.content().readableBytes();
         finishResponse(ctx.writeAndFlush(response));
     }
 
@@ -309,17 +348,20 @@ public final class Exchange implements RequestFacts {
             throw new IllegalStateException("response already sent");
         }
         responded = true;
+        status = head.status().code();
         if (responseHeadHooks != null) {
             for (Consumer<HttpResponse> hook : responseHeadHooks) {
                 hook.accept(head);
             }
         }
+        boolean hold = false;
         if (bodyFilters != null) {
             for (ResponseBodyFilter f : bodyFilters) {
                 f.onHead(head, this);
+                hold |= f.holdsHead();
             }
         }
-        keepAlive = clientKeepAlive && connection.mayKeepAlive();
+        keepAlive = clientKeepAlive && !mustClose && connection.mayKeepAlive();
         if (!keepAlive) {
             head.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
         } else if (clientVersion.equals(HttpVersion.HTTP_1_0)) {
@@ -329,7 +371,9 @@ public final class Exchange implements RequestFacts {
             pendingBody.forEach(ReferenceCountUtil::release);
             pendingBody.clear();
         }
-        if (!(head instanceof FullHttpResponse)) {
+        if (hold) {
+            heldHead = head; // written with the first body bytes a filter lets through
+        } else if (!(head instanceof FullHttpResponse)) {
             ctx.write(head);
         }
     }
@@ -352,6 +396,15 @@ public final class Exchange implements RequestFacts {
                 content = filter.onContent(content);
             }
         }
+        if (heldHead != null) {
+            if (!content.content().isReadable() && !(content instanceof LastHttpContent)) {
+                content.release(); // still held back: nothing may be written before the head
+                return ctx.newSucceededFuture();
+            }
+            ctx.write(heldHead);
+            heldHead = null;
+        }
+        bytesSent += content.content().readableBytes();
         ChannelFuture f = ctx.write(content);
         if (content instanceof LastHttpContent) {
             finishResponse(f);
@@ -361,6 +414,7 @@ public final class Exchange implements RequestFacts {
 
     /** Ends the response without further bytes after a failure mid-stream: the client connection is closed. */
     public void abortResponse() {
+        abandonFilters();
         keepAlive = false;
         responded = true;
         connection.responseComplete(this, false);
@@ -368,7 +422,14 @@ public final class Exchange implements RequestFacts {
 
     /** Marks the keep-alive decision void: the connection closes after this response (e.g. after an upgrade). */
     public void closeAfterResponse() {
+        mustClose = true;
         keepAlive = false;
+    }
+
+    private void abandonFilters() {
+        if (bodyFilters != null) {
+            bodyFilters.forEach(ResponseBodyFilter::abandon);
+        }
     }
 
     private void finishResponse(ChannelFuture written) {
@@ -378,6 +439,19 @@ public final class Exchange implements RequestFacts {
 
     public boolean responded() {
         return responded;
+    }
+
+    void route(Route route) {
+        this.route = route;
+    }
+
+    /** The record of this exchange for listeners; the response is complete or the exchange ended. */
+    ExchangeRecord record() {
+        RouteHandler handler = route == null ? null : route.handler();
+        return new ExchangeRecord(entryPoint(), route == null ? null : route.name(),
+                handler == null ? null : handler.name(), request.method().name(), originalUri,
+                clientVersion.text(), originalHost, request.headers(), clientAddress(), status, bytesSent, startNanos,
+                System.nanoTime() - startNanos, handler != null && handler.name().endsWith("@internal"));
     }
 
     /** Hands the raw connection over (protocol upgrade): the HTTP codec is removed and the exchange ends. */

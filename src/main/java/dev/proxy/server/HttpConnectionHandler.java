@@ -39,6 +39,10 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
     private boolean upgraded;
     /** When the connection last became idle (System.nanoTime), 0 while a request is in progress. */
     private volatile long idleSince;
+    /** When the first byte of the request being read arrived, 0 when no request is being read. */
+    private volatile long readingSince;
+    /** When the head of the request being answered arrived, 0 when no response is pending. */
+    private volatile long respondingSince;
     private InetAddress clientAddress;
     private String clientIp;
 
@@ -58,6 +62,7 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         this.ctx = ctx;
+        clientAddress(); // known while the channel is open: records of aborted exchanges need it later
         idleSince = System.nanoTime();
         entryPoint.connectionOpened(this);
         ctx.fireChannelActive();
@@ -70,6 +75,7 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
         if (ex != null && !responseComplete) {
             entryPoint.requestFinished();
             ex.aborted();
+            entryPoint.exchangeCompleted(ex);
         }
         waiting.forEach(ReferenceCountUtil::release);
         waiting.clear();
@@ -119,6 +125,9 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
             startRequest(ctx, request);
         }
         if (msg instanceof HttpContent content) {
+            if (content instanceof LastHttpContent) {
+                readingSince = 0;
+            }
             Exchange ex = current;
             if (ex == null || responseComplete) {
                 // The rest of a body whose response is already complete: read and dropped.
@@ -142,12 +151,15 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
         }
         entryPoint.requestStarted();
         idleSince = 0;
+        respondingSince = System.nanoTime();
         current = new Exchange(ctx, request, this);
         responseComplete = false;
         if (request.headers().contains(HttpHeaderNames.EXPECT) && !answerExpectation(ctx, request)) {
             return;
         }
-        RouteHandler handler = routing.snapshot().route(entryPoint.name(), current);
+        Route route = routing.snapshot().route(entryPoint.name(), current);
+        current.route(route);
+        RouteHandler handler = route == null ? null : route.handler();
         try {
             if (handler == null) {
                 current.respond(HttpResponseStatus.NOT_FOUND, "404 page not found");
@@ -207,6 +219,8 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         responseComplete = true;
+        entryPoint.exchangeCompleted(exchange);
+        respondingSince = 0;
         if (!keepAlive) {
             entryPoint.requestFinished();
             current = null;
@@ -246,15 +260,35 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
         ctx.pipeline().remove(this);
     }
 
-    /** idleTimeout: closes the connection if it has had no request since {@code deadline} (System.nanoTime). */
-    void closeIfIdleSince(long deadline) {
-        if (idleSince != 0 && idleSince - deadline < 0 && ctx != null) {
-            ctx.executor().execute(() -> {
-                if (current == null && !upgraded && idleSince != 0 && idleSince - deadline < 0) {
-                    ctx.close();
-                }
-            });
+    /**
+     * Closes the connection when one of the responding timeouts (nanoseconds, 0 = off) has passed; called by the
+     * entry point's sweep from another thread, so it only reads volatile timestamps and closes on the event loop.
+     */
+    void enforceTimeouts(long now, long idle, long read, long write) {
+        long reading = readingSince;
+        long idleAt = idleSince;
+        long responding = respondingSince;
+        String expired = read > 0 && reading != 0 && now - reading > read ? "readTimeout"
+                : idle > 0 && idleAt != 0 && reading == 0 && now - idleAt > idle ? "idleTimeout"
+                : write > 0 && responding != 0 && now - responding > write ? "writeTimeout"
+                : null;
+        if (expired != null && ctx != null && !upgraded) {
+            LOG.debug("entry point {}: closing connection from {}: {}", entryPoint.name(), ctx.channel().remoteAddress(), expired);
+            ctx.close();
         }
+    }
+
+    /** A handler placed before the HTTP codec: notes when the first byte of a request arrives (readTimeout). */
+    ChannelInboundHandlerAdapter firstByteMarker() {
+        return new ChannelInboundHandlerAdapter() {
+            @Override
+            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                if (readingSince == 0) {
+                    readingSince = System.nanoTime();
+                }
+                ctx.fireChannelRead(msg);
+            }
+        };
     }
 
     @Override

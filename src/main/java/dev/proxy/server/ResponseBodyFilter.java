@@ -17,4 +17,17 @@ public interface ResponseBodyFilter {
      * {@link io.netty.handler.codec.http.LastHttpContent} it must return a {@code LastHttpContent}.
      */
     HttpContent onContent(HttpContent content);
+
+    /**
+     * Asked right after {@link #onHead}: true to keep the head from being written until this filter returns body bytes
+     * (or the last chunk), so that it can still change the head after seeing the start of the body (compress decides
+     * on bodies of unknown length this way). While held, empty chunks it returns are not written.
+     */
+    default boolean holdsHead() {
+        return false;
+    }
+
+    /** The response ends without its last chunk (client gone, backend failed): free what the filter holds. */
+    default void abandon() {
+    }
 }

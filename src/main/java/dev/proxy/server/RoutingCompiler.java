@@ -6,7 +6,6 @@ import dev.proxy.config.dynamic.Service;
 import dev.proxy.config.dynamic.WeightedService;
 import dev.proxy.config.install.EntryPointConfig;
 import dev.proxy.config.install.InstallConfig;
-import dev.proxy.middleware.HttpMiddleware;
 import dev.proxy.middleware.Middlewares;
 import dev.proxy.ping.PingHandler;
 import dev.proxy.rules.HttpRule;
@@ -38,6 +37,7 @@ final class RoutingCompiler {
     private final InstallConfig install;
     private final Forwarder forwarder;
     private final PingHandler ping;
+    private final Middlewares middlewares;
     private final Map<String, Predicate<Exchange>> trustByEntryPoint = new HashMap<>();
 
     /** The result: the snapshot, the service handlers it uses (for reuse next time) and the problems found. */
@@ -48,10 +48,11 @@ final class RoutingCompiler {
     record CompiledService(Service config, ServiceHandler handler) {
     }
 
-    RoutingCompiler(InstallConfig install, Forwarder forwarder, PingHandler ping) {
+    RoutingCompiler(InstallConfig install, Forwarder forwarder, PingHandler ping, Middlewares middlewares) {
         this.install = install;
         this.forwarder = forwarder;
         this.ping = ping;
+        this.middlewares = middlewares;
         install.entryPoints().forEach((name, ep) -> trustByEntryPoint.put(name, trust(ep)));
     }
 
@@ -59,27 +60,29 @@ final class RoutingCompiler {
                    Map<String, CompiledService> previous) {
         Map<String, String> errors = new LinkedHashMap<>();
         Map<String, CompiledService> built = new LinkedHashMap<>();
-        Map<String, HttpMiddleware> builtMiddlewares = new HashMap<>();
+        Middlewares.Generation builtMiddlewares = this.middlewares.generation(middlewares, this::trusted);
         List<Map.Entry<String, Route>> routes = new ArrayList<>(RoutingService.internalRoutes(install, ping));
         for (Map.Entry<String, Router> e : routers.entrySet()) {
             String name = e.getKey();
             Router router = e.getValue();
             try {
                 HttpRule rule = compileRule(router.rule());
-                RouteHandler handler = serviceHandler(router.service(), services, previous, built, new HashSet<>());
-                List<String> mws = router.middlewares();
-                for (int i = mws.size() - 1; i >= 0; i--) {
-                    handler = middleware(mws.get(i), middlewares, builtMiddlewares).wrap(handler);
-                }
+                RouteHandler service = serviceHandler(router.service(), services, previous, built, new HashSet<>());
                 long priority = router.priority() != 0 ? router.priority() : rule.defaultPriority();
-                Route route = new Route(name, rule::matches, priority, handler);
+                List<Map.Entry<String, Route>> own = new ArrayList<>();
                 for (String ep : entryPointsOf(router)) {
-                    routes.add(Map.entry(ep, route));
+                    // The entry point's middlewares come first, then the router's own (as Traefik prepends them).
+                    List<String> chain = new ArrayList<>(install.entryPoints().get(ep).http().middlewares());
+                    chain.addAll(router.middlewares());
+                    RouteHandler handler = builtMiddlewares.wrap(name, chain, service);
+                    own.add(Map.entry(ep, new Route(name, rule::matches, priority, handler)));
                 }
+                routes.addAll(own);
             } catch (IllegalArgumentException bad) {
                 errors.put(name, bad.getMessage());
             }
         }
+        builtMiddlewares.publish();
         previous.forEach((name, old) -> {
             if (built.get(name) != old) {
                 old.handler().close();
@@ -154,29 +157,11 @@ final class RoutingCompiler {
                 children.add(service(member.name(), services, previous, built, visiting));
                 weights.add(member.weight());
             }
-            handler = new WeightedServiceHandler(name, children, weights);
+            handler = new WeightedServiceHandler(name, children, weights, config.weighted().sticky());
         }
         visiting.remove(name);
         built.put(name, new CompiledService(config, handler));
         return handler;
-    }
-
-    private HttpMiddleware middleware(String name, Map<String, Middleware> middlewares, Map<String, HttpMiddleware> built) {
-        HttpMiddleware done = built.get(name);
-        if (done != null) {
-            return done;
-        }
-        Middleware config = middlewares.get(name);
-        if (config == null) {
-            throw new IllegalArgumentException("the middleware \"" + name + "\" does not exist");
-        }
-        try {
-            HttpMiddleware m = Middlewares.build(config);
-            built.put(name, m);
-            return m;
-        } catch (IllegalArgumentException bad) {
-            throw new IllegalArgumentException("middleware " + name + ": " + bad.getMessage());
-        }
     }
 
     private boolean trusted(Exchange exchange) {

@@ -7,6 +7,7 @@ import dev.proxy.config.dynamic.Middleware;
 import dev.proxy.config.dynamic.Router;
 import dev.proxy.config.dynamic.Service;
 import dev.proxy.config.dynamic.MergedConfig;
+import dev.proxy.middleware.Middlewares;
 import dev.proxy.provider.MergedConfigListener;
 import dev.proxy.server.forward.Forwarder;
 import jakarta.inject.Singleton;
@@ -34,9 +35,9 @@ public class RoutingService implements MergedConfigListener {
     private Map<String, RoutingCompiler.CompiledService> services = Map.of();
     private volatile Map<String, String> errors = Map.of();
 
-    public RoutingService(InstallConfig config, PingHandler ping, Forwarder forwarder) {
+    public RoutingService(InstallConfig config, PingHandler ping, Forwarder forwarder, Middlewares middlewares) {
         this.current = new AtomicReference<>(new RoutingSnapshot(internalRoutes(config, ping)));
-        this.compiler = new RoutingCompiler(config, forwarder, ping);
+        this.compiler = new RoutingCompiler(config, forwarder, ping, middlewares);
     }
 
     @Override

@@ -358,4 +358,75 @@ class ForwardingTest {
         assertThat(hits.get("v1").get()).isEqualTo(900);
         assertThat(hits.get("v2").get()).isEqualTo(100);
     }
+
+    @Test
+    void passiveHealthCheckTakesAFailingServerOutForTheWindow() throws Exception {
+        String good = backend("good");
+        HttpServer failing = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        failing.createContext("/", ex -> {
+            hits.computeIfAbsent("failing", k -> new AtomicInteger()).incrementAndGet();
+            ex.sendResponseHeaders(500, -1);
+            ex.close();
+        });
+        failing.start();
+        backends.add(failing);
+        proxy.apply("""
+                http:
+                  routers: {r: {rule: "PathPrefix(`/`)", service: s}}
+                  services:
+                    s:
+                      loadBalancer:
+                        servers: [{url: "%s"}, {url: "http://127.0.0.1:%d"}]
+                        passiveHealthCheck: {failureWindow: 1m, maxFailedAttempts: 2}
+                """.formatted(good, failing.getAddress().getPort()));
+        for (int i = 0; i < 20; i++) {
+            get("/");
+        }
+        // Two 500s within the window take it out; round robin would otherwise have sent it 10 of the 20.
+        assertThat(hits.get("failing").get()).isEqualTo(2);
+        assertThat(hits.get("good").get()).isEqualTo(18);
+    }
+
+    @Test
+    void stickyWeightedServiceKeepsAClientOnOneMember() throws Exception {
+        String v1 = backend("v1");
+        String v2 = backend("v2");
+        proxy.apply("""
+                http:
+                  routers: {r: {rule: "PathPrefix(`/`)", service: canary}}
+                  services:
+                    canary: {weighted: {services: [{name: app-v1}, {name: app-v2}], sticky: {cookie: {name: member}}}}
+                    app-v1: {loadBalancer: {servers: [{url: "%s"}]}}
+                    app-v2: {loadBalancer: {servers: [{url: "%s"}]}}
+                """.formatted(v1, v2));
+        HttpResponse<String> first = get("/");
+        String setCookie = first.headers().firstValue("Set-Cookie").orElseThrow();
+        String cookie = setCookie.substring(0, setCookie.indexOf(';'));
+        for (int i = 0; i < 6; i++) {
+            assertThat(get("/", "Cookie", cookie).body()).startsWith(first.body().substring(0, 2));
+        }
+        assertThat(hits).containsOnlyKeys(first.body().substring(0, 2));
+    }
+
+    @Test
+    void listenersSeeEveryFinishedExchange() throws Exception {
+        String a = backend("a");
+        proxy.apply("""
+                http:
+                  routers: {r: {rule: "Path(`/a`)", service: s}}
+                  services: {s: {loadBalancer: {servers: [{url: "%s"}]}}}
+                """.formatted(a));
+        get("/a");
+        get("/missing");
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5)).until(() -> proxy.exchanges.size() == 2);
+        var first = proxy.exchanges.get(0);
+        assertThat(first.router()).isEqualTo("r@file");
+        assertThat(first.service()).isEqualTo("s@file");
+        assertThat(first.status()).isEqualTo(200);
+        assertThat(first.bytesSent()).isEqualTo("a GET /a 0".length());
+        assertThat(first.internal()).isFalse();
+        var second = proxy.exchanges.get(1);
+        assertThat(second.router()).isNull();
+        assertThat(second.status()).isEqualTo(404);
+    }
 }

@@ -7,6 +7,7 @@ import dev.proxy.config.decode.YamlEntries;
 import dev.proxy.config.dynamic.ConfigurationMerger;
 import dev.proxy.config.dynamic.DynamicConfig;
 import dev.proxy.config.install.InstallConfig;
+import dev.proxy.middleware.Middlewares;
 import dev.proxy.ping.PingEndpoint;
 import dev.proxy.ping.PingHandler;
 import dev.proxy.server.forward.BackendPool;
@@ -33,20 +34,31 @@ public final class DataPlane implements AutoCloseable {
     public final NettyTransport transport = new NettyTransport();
     public final PingEndpoint pingEndpoint;
     public final RoutingService routing;
+    public final Middlewares middlewares;
     public final ProxyServer server;
     /** The TLS settings of particular services' backends (Connect services of the registryCatalog provider). */
     public final BackendTls backendTls = new BackendTls();
     private final List<Provider> providers = new ArrayList<>();
     private ConfigurationWatcher watcher;
 
+    /** Finished exchanges, in order (listeners see them on the event loop). */
+    public final List<dev.proxy.server.ExchangeRecord> exchanges = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<dev.proxy.server.ExchangeListener> listeners = List.of(exchanges::add);
+
     public DataPlane(String... installFlags) {
+        this(new Middlewares(), installFlags);
+    }
+
+    /** @param middlewares the middleware factory (tests give it a fake clock); closed with the data plane */
+    public DataPlane(Middlewares middlewares, String... installFlags) {
+        this.middlewares = middlewares;
         List<ConfigEntry> entries = CommandLineEntries.fromFlags(List.of(installFlags));
         install = RecordDecoder.decode(InstallConfig.class, entries);
         pingEndpoint = new PingEndpoint(install);
         PingHandler ping = new PingHandler(pingEndpoint);
         Forwarder forwarder = new Forwarder(new BackendPool(transport, install, backendTls), install);
-        routing = new RoutingService(install, ping, forwarder);
-        server = new ProxyServer(install, transport, routing, pingEndpoint);
+        routing = new RoutingService(install, ping, forwarder, middlewares);
+        server = new ProxyServer(install, transport, routing, pingEndpoint, listeners);
         server.start();
     }
 
@@ -60,8 +72,13 @@ public final class DataPlane implements AutoCloseable {
 
     /** Applies a dynamic YAML configuration as the only provider, {@code file}: names get {@code @file}. */
     public void apply(String yaml) {
+        apply("file", yaml);
+    }
+
+    /** Applies a dynamic YAML configuration as the only provider, {@code provider}: names get {@code @provider}. */
+    public void apply(String provider, String yaml) {
         DynamicConfig c = RecordDecoder.decode(DynamicConfig.class, YamlEntries.read(new StringReader(yaml), "test"));
-        routing.onMergedConfig(ConfigurationMerger.merge(Map.of("file", c)));
+        routing.onMergedConfig(ConfigurationMerger.merge(Map.of(provider, c)));
     }
 
     /**
@@ -81,5 +98,6 @@ public final class DataPlane implements AutoCloseable {
         providers.forEach(Provider::stop);
         server.entryPoints().values().forEach(EntryPoint::stopAccepting);
         transport.close();
+        middlewares.close();
     }
 }

@@ -170,7 +170,8 @@ public final class ItemDefaults {
     }
 
     static LoadBalancer withServers(LoadBalancer lb, List<Server> servers) {
-        return new LoadBalancer(servers, lb.passHostHeader(), lb.healthCheck(), lb.sticky(), lb.weight());
+        return new LoadBalancer(servers, lb.passHostHeader(), lb.healthCheck(), lb.sticky(), lb.weight(),
+                lb.passiveHealthCheck());
     }
 
     static Router withRuleAndService(Router r, String rule, String service) {

@@ -58,6 +58,8 @@ import org.slf4j.LoggerFactory;
 public class FileProvider implements Provider {
 
     public static final String NAME = "file";
+    /** A {@code filename} with this prefix names a resource inside the program (the embedded default's routes). */
+    public static final String CLASSPATH = "classpath:";
     static final Duration RECHECK_INTERVAL = Duration.ofSeconds(2);
     static final Duration DEBOUNCE = Duration.ofMillis(100);
 
@@ -67,6 +69,7 @@ public class FileProvider implements Provider {
     private final Path watchedDirectory;
     private final Duration recheckInterval;
     private final boolean useWatchService;
+    private final boolean watch;
     private final SerialScheduler scheduler = new ThreadScheduler("proxy-provider-file");
     private final AtomicBoolean checkScheduled = new AtomicBoolean();
 
@@ -88,6 +91,8 @@ public class FileProvider implements Provider {
         this.config = config;
         this.recheckInterval = recheckInterval;
         this.useWatchService = useWatchService;
+        // A resource inside the program cannot change while it runs: nothing to watch.
+        this.watch = config.watch() && !isResource(config);
         Path target = Path.of(config.filename() != null ? config.filename() : config.directory()).toAbsolutePath();
         this.watchedDirectory = config.filename() != null ? target.getParent() : target;
     }
@@ -107,8 +112,8 @@ public class FileProvider implements Provider {
             return; // a closed scheduler drops tasks: waiting for the first check would never end
         }
         this.sink = sink;
-        LOG.info("file provider: reading {}{}", describe(), config.watch() ? ", watching for changes" : "");
-        if (config.watch()) {
+        LOG.info("file provider: reading {}{}", describe(), watch ? ", watching for changes" : "");
+        if (watch) {
             startWatchService();
         }
         CompletableFuture<Void> firstCheck = new CompletableFuture<>();
@@ -120,7 +125,7 @@ public class FileProvider implements Provider {
             }
         });
         firstCheck.join();
-        if (config.watch()) {
+        if (watch) {
             scheduler.schedule(recheckInterval, this::periodicCheck);
         }
     }
@@ -154,7 +159,7 @@ public class FileProvider implements Provider {
         if (stopped) {
             return;
         }
-        if (config.watch()) {
+        if (watch) {
             keepWatching();
         }
         List<SourceFile> files;
@@ -166,6 +171,12 @@ public class FileProvider implements Provider {
             return;
         }
         if (files.equals(lastRead)) {
+            return;
+        }
+        if (files.stream().anyMatch(f -> f.content().isBlank())) {
+            // A file being rewritten in place is empty for a moment; publishing that would drop every route. An
+            // empty file is therefore never applied (delete the file, or write `http: {}`, to remove routes).
+            LOG.debug("file provider: {}: an empty file, waiting for its content", describe());
             return;
         }
         lastRead = files;
@@ -210,6 +221,9 @@ public class FileProvider implements Provider {
     /** The configuration files as they are now; an empty list when there are none. */
     private List<SourceFile> readSources() throws IOException {
         List<Path> paths = new ArrayList<>();
+        if (isResource(config)) {
+            return readResource(config.filename().substring(CLASSPATH.length()));
+        }
         if (config.filename() != null) {
             paths.add(Path.of(config.filename()));
         } else {
@@ -235,6 +249,20 @@ public class FileProvider implements Provider {
             }
         }
         return out;
+    }
+
+    private static boolean isResource(FileProviderConfig config) {
+        return config.filename() != null && config.filename().startsWith(CLASSPATH);
+    }
+
+    private static List<SourceFile> readResource(String name) throws IOException {
+        try (var in = FileProvider.class.getResourceAsStream(name)) {
+            if (in == null) {
+                return List.of();
+            }
+            String text = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            return List.of(new SourceFile(Path.of(name).getFileName(), text));
+        }
     }
 
     static boolean isConfigFileName(String name) {

@@ -206,7 +206,7 @@ public final class CatalogConfigBuilder {
                             server.weight(), null, null))
                     .toList();
             services.put(name, new Service(new LoadBalancer(servers, lb.passHostHeader(), lb.healthCheck(),
-                    lb.sticky(), lb.weight()), null));
+                    lb.sticky(), lb.weight(), lb.passiveHealthCheck()), null));
         });
         HttpConfig http = config.http();
         return new DynamicConfig(new HttpConfig(http.routers(), services, http.middlewares()));

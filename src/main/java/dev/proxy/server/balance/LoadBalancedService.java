@@ -1,22 +1,12 @@
 package dev.proxy.server.balance;
 
 import dev.proxy.config.dynamic.LoadBalancer;
-import dev.proxy.config.dynamic.StickyCookie;
 import dev.proxy.server.Exchange;
 import dev.proxy.server.forward.ForwardOutcome;
 import dev.proxy.server.forward.Forwarder;
 import dev.proxy.server.forward.Target;
-import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.cookie.Cookie;
-import io.netty.handler.codec.http.cookie.DefaultCookie;
-import io.netty.handler.codec.http.cookie.ServerCookieDecoder;
-import io.netty.handler.codec.http.cookie.ServerCookieEncoder;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
@@ -27,15 +17,17 @@ import java.util.function.Predicate;
  */
 public final class LoadBalancedService implements ServiceHandler {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(LoadBalancedService.class);
+
     private final String name;
     private final List<ServerState> servers;
     private final int[] order;
     private final AtomicLong next = new AtomicLong();
     private final Forwarder forwarder;
     private final Predicate<Exchange> trustForwarded;
-    private final StickyCookie sticky;
-    private final String cookieName;
+    private final StickySessions sticky;
     private final HealthChecker healthChecker;
+    private final ForwardOutcome outcome;
 
     public LoadBalancedService(String name, LoadBalancer config, Forwarder forwarder, Predicate<Exchange> trustForwarded) {
         this.name = name;
@@ -46,16 +38,48 @@ public final class LoadBalancedService implements ServiceHandler {
         String tlsProfile = forwarder.tlsProfile(name);
         for (var s : config.servers()) {
             Target t = Target.of(s.url(), config.passHostHeader(), tlsProfile);
-            list.add(new ServerState(t, s.weight(), hash(s.url())));
+            list.add(new ServerState(t, s.weight(), StickySessions.token(s.url())));
             weights.add(s.weight());
         }
         this.servers = List.copyOf(list);
         this.order = SmoothWeights.sequence(weights);
-        this.sticky = config.sticky() == null ? null
-                : config.sticky().cookie() == null ? new StickyCookie(null, null, null, null, null, null, null)
-                : config.sticky().cookie();
-        this.cookieName = sticky == null ? null : sticky.name().isEmpty() ? "_" + hash(name).substring(0, 6) : sticky.name();
+        this.sticky = StickySessions.of(config.sticky(), name);
         this.healthChecker = config.healthCheck() == null ? null : new HealthChecker(name, config.healthCheck(), servers);
+        this.outcome = config.passiveHealthCheck() == null ? ForwardOutcome.IGNORED
+                : new PassiveOutcome(config.passiveHealthCheck(), healthChecker != null);
+    }
+
+    /** Passive health checking: live requests that fail take their server out of the rotation for a while. */
+    private final class PassiveOutcome implements ForwardOutcome {
+        private final long window;
+        private final int max;
+        private final boolean activeBringsBack;
+
+        PassiveOutcome(dev.proxy.config.dynamic.PassiveHealthCheck config, boolean activeBringsBack) {
+            this.window = config.failureWindow().toNanos();
+            this.max = config.maxFailedAttempts();
+            this.activeBringsBack = activeBringsBack;
+        }
+
+        @Override
+        public void answered(Target target, int status) {
+            if (status >= 500) {
+                failed(target);
+            }
+        }
+
+        @Override
+        public void failed(Target target) {
+            for (ServerState s : servers) {
+                if (s.target() == target && s.recordFailure(System.nanoTime(), window, max)) {
+                    LOG.warn("service {}: server {} failed {} request(s) within {} ms, out of rotation", name,
+                            target.url(), max, window / 1_000_000);
+                    if (activeBringsBack) {
+                        s.setUp(false); // only the active health check brings it back
+                    }
+                }
+            }
+        }
     }
 
     @Override
@@ -70,10 +94,9 @@ public final class LoadBalancedService implements ServiceHandler {
             return;
         }
         if (setCookie) {
-            String value = chosen.cookieValue();
-            exchange.addResponseHeadHook(r -> r.headers().add(HttpHeaderNames.SET_COOKIE, cookie(value)));
+            sticky.remember(exchange, chosen.cookieValue());
         }
-        forwarder.forward(exchange, chosen.target(), trustForwarded, ForwardOutcome.IGNORED);
+        forwarder.forward(exchange, chosen.target(), trustForwarded, outcome);
     }
 
     ServerState pick() {
@@ -91,41 +114,15 @@ public final class LoadBalancedService implements ServiceHandler {
     }
 
     private ServerState fromCookie(Exchange exchange) {
-        String header = exchange.request().headers().get(HttpHeaderNames.COOKIE);
-        if (header == null) {
-            return null;
-        }
-        for (Cookie c : ServerCookieDecoder.LAX.decode(header)) {
-            if (c.name().equals(cookieName)) {
-                for (ServerState s : servers) {
-                    if (s.cookieValue().equals(c.value()) && s.isUp() && s.weight() > 0) {
-                        return s;
-                    }
+        String token = sticky.chosen(exchange);
+        if (token != null) {
+            for (ServerState s : servers) {
+                if (s.cookieValue().equals(token) && s.isUp() && s.weight() > 0) {
+                    return s;
                 }
             }
         }
         return null;
-    }
-
-    private String cookie(String value) {
-        DefaultCookie c = new DefaultCookie(cookieName, value);
-        c.setPath(sticky.path());
-        c.setHttpOnly(sticky.httpOnly());
-        c.setSecure(sticky.secure());
-        if (!sticky.domain().isEmpty()) {
-            c.setDomain(sticky.domain());
-        }
-        if (sticky.maxAge() != 0) {
-            c.setMaxAge(sticky.maxAge());
-        }
-        if (!sticky.sameSite().isEmpty()) {
-            c.setSameSite(switch (sticky.sameSite()) {
-                case "none" -> io.netty.handler.codec.http.cookie.CookieHeaderNames.SameSite.None;
-                case "lax" -> io.netty.handler.codec.http.cookie.CookieHeaderNames.SameSite.Lax;
-                default -> io.netty.handler.codec.http.cookie.CookieHeaderNames.SameSite.Strict;
-            });
-        }
-        return ServerCookieEncoder.STRICT.encode(c);
     }
 
     @Override
@@ -153,15 +150,5 @@ public final class LoadBalancedService implements ServiceHandler {
     @Override
     public String name() {
         return name;
-    }
-
-    /** An opaque, stable token for a string: the cookie never reveals a server's address. */
-    private static String hash(String s) {
-        try {
-            byte[] d = MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(d, 0, 8);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

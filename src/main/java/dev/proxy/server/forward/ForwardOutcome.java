@@ -5,7 +5,7 @@ public interface ForwardOutcome {
 
     ForwardOutcome IGNORED = new ForwardOutcome() {
         @Override
-        public void succeeded(Target target) {
+        public void answered(Target target, int status) {
         }
 
         @Override
@@ -13,7 +13,8 @@ public interface ForwardOutcome {
         }
     };
 
-    void succeeded(Target target);
+    /** The server answered with this status (a 5xx counts as a failure for passive health checks). */
+    void answered(Target target, int status);
 
     /** The server could not be reached, closed the connection before answering, or timed out. */
     void failed(Target target);

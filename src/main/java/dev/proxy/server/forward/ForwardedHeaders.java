@@ -1,6 +1,7 @@
 package dev.proxy.server.forward;
 
 import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.util.AsciiString;
 import java.util.List;
 
 /**
@@ -10,15 +11,17 @@ import java.util.List;
  */
 final class ForwardedHeaders {
 
-    static final String X_FORWARDED_FOR = "X-Forwarded-For";
-    static final String X_FORWARDED_PROTO = "X-Forwarded-Proto";
-    static final String X_FORWARDED_HOST = "X-Forwarded-Host";
-    static final String X_FORWARDED_PORT = "X-Forwarded-Port";
-    static final String X_FORWARDED_SERVER = "X-Forwarded-Server";
-    static final String X_REAL_IP = "X-Real-Ip";
-    private static final List<String> ALL = List.of(X_FORWARDED_FOR, X_FORWARDED_PROTO, X_FORWARDED_HOST,
-            X_FORWARDED_PORT, X_FORWARDED_SERVER, X_REAL_IP, "X-Forwarded-Uri", "X-Forwarded-Method",
-            "X-Forwarded-Prefix", "Forwarded");
+    // AsciiString names: their hash is computed once and they are copied to the wire without re-encoding (a
+    // measurable share of the per-request cost with plain String names).
+    static final AsciiString X_FORWARDED_FOR = AsciiString.cached("X-Forwarded-For");
+    static final AsciiString X_FORWARDED_PROTO = AsciiString.cached("X-Forwarded-Proto");
+    static final AsciiString X_FORWARDED_HOST = AsciiString.cached("X-Forwarded-Host");
+    static final AsciiString X_FORWARDED_PORT = AsciiString.cached("X-Forwarded-Port");
+    static final AsciiString X_FORWARDED_SERVER = AsciiString.cached("X-Forwarded-Server");
+    static final AsciiString X_REAL_IP = AsciiString.cached("X-Real-Ip");
+    private static final List<AsciiString> ALL = List.of(X_FORWARDED_FOR, X_FORWARDED_PROTO, X_FORWARDED_HOST,
+            X_FORWARDED_PORT, X_FORWARDED_SERVER, X_REAL_IP, AsciiString.cached("X-Forwarded-Uri"),
+            AsciiString.cached("X-Forwarded-Method"), AsciiString.cached("X-Forwarded-Prefix"), AsciiString.cached("Forwarded"));
 
     private ForwardedHeaders() {
     }
@@ -32,9 +35,9 @@ final class ForwardedHeaders {
      * @param serverName this proxy's host name
      */
     static void apply(HttpHeaders h, boolean trusted, String peerIp, String proto, String host, int localPort,
-                      String serverName) {
+                      CharSequence serverName) {
         if (!trusted) {
-            for (String name : ALL) {
+            for (AsciiString name : ALL) {
                 h.remove(name);
             }
             h.set(X_FORWARDED_FOR, peerIp);
@@ -49,7 +52,7 @@ final class ForwardedHeaders {
         setUnlessTrusted(h, trusted, X_REAL_IP, peerIp);
     }
 
-    private static void setUnlessTrusted(HttpHeaders h, boolean trusted, String name, String value) {
+    private static void setUnlessTrusted(HttpHeaders h, boolean trusted, AsciiString name, CharSequence value) {
         if (!trusted || !h.contains(name)) {
             h.set(name, value);
         }

@@ -8,6 +8,7 @@ import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.util.AsciiString;
 import jakarta.inject.Singleton;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,12 +24,12 @@ public class Forwarder {
 
     private final BackendPool pool;
     private final Duration responseHeaderTimeout;
-    private final String serverName;
+    private final AsciiString serverName;
 
     public Forwarder(BackendPool pool, InstallConfig config) {
         this.pool = pool;
         this.responseHeaderTimeout = config.serversTransport().forwardingTimeouts().responseHeaderTimeout();
-        this.serverName = hostName();
+        this.serverName = AsciiString.cached(hostName());
     }
 
     /** The TLS profile of {@code service}'s targets (see {@link BackendTls}); empty for the default TLS client. */
@@ -57,11 +58,21 @@ public class Forwarder {
                 ? (webSocket ? "wss" : "https") : (webSocket ? "ws" : "http");
         ForwardedHeaders.apply(h, trustForwarded.test(exchange), exchange.clientIp(), proto,
                 exchange.originalHost(), exchange.localAddress().getPort(), serverName);
+        for (var header : exchange.upstreamHeaders()) {
+            if (header.getValue().isEmpty()) {
+                h.remove(header.getKey());
+            } else {
+                h.set(header.getKey(), header.getValue());
+            }
+        }
         if (!target.passHostHeader() || exchange.originalHost().isEmpty()) {
             h.set(HttpHeaderNames.HOST, target.origin().authority());
         }
-        String query = exchange.rawQuery();
-        request.setUri(target.basePath() + exchange.path() + (query.isEmpty() ? "" : "?" + query));
+        if (!target.basePath().isEmpty() || !request.uri().startsWith("/")) {
+            // A server URL with a path prefix, or an absolute-form request target: rewrite to origin form.
+            String query = exchange.rawQuery();
+            request.setUri(target.basePath() + exchange.path() + (query.isEmpty() ? "" : "?" + query));
+        }
         request.setProtocolVersion(HttpVersion.HTTP_1_1);
         new ProxyCall(exchange, target, pool, responseHeaderTimeout, outcome).start();
     }

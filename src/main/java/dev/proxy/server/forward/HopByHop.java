@@ -20,11 +20,13 @@ final class HopByHop {
 
     /** Removes hop-by-hop headers, including those listed in Connection. */
     static void strip(HttpHeaders headers) {
-        for (String connection : headers.getAll(HttpHeaderNames.CONNECTION)) {
-            for (String token : connection.split(",")) {
-                String name = token.trim();
-                if (!name.isEmpty()) {
-                    headers.remove(name);
+        if (headers.contains(HttpHeaderNames.CONNECTION)) {
+            for (String connection : headers.getAll(HttpHeaderNames.CONNECTION)) {
+                for (String token : connection.split(",")) {
+                    String name = token.trim();
+                    if (!name.isEmpty()) {
+                        headers.remove(name);
+                    }
                 }
             }
         }

@@ -166,6 +166,7 @@ final class ProxyCall implements RequestBodySink {
                 fail(HttpResponseStatus.BAD_GATEWAY, "Bad Gateway", "malformed response from " + target.url());
                 return;
             }
+            outcome.answered(target, response.status().code());
             if (response.status().code() == 101) {
                 upgrade(response);
                 return;
@@ -187,7 +188,6 @@ final class ProxyCall implements RequestBodySink {
             }
             if (last) {
                 responseDone = true;
-                outcome.succeeded(target);
                 release();
             }
         }
@@ -223,7 +223,6 @@ final class ProxyCall implements RequestBodySink {
         Channel client = exchange.clientChannel();
         client.flush();
         finished = true;
-        outcome.succeeded(target);
         backendHandler.detach();
         exchange.takeOverConnection();
         ChannelPipeline bp = backend.pipeline();

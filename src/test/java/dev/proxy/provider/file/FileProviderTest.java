@@ -96,6 +96,23 @@ class FileProviderTest {
     }
 
     @Test
+    void aResourceInsideTheProgramIsReadOnceAndNotWatched() {
+        provider = new FileProvider(new FileProviderConfig("classpath:/dev/proxy/default-dynamic.yml", null, true),
+                RECHECK, true);
+        provider.start(sink);
+        assertThat(sink.configs()).hasSize(1);
+        assertThat(sink.latest().http().routers()).containsOnlyKeys("health");
+        assertThat(logs.at(Level.INFO)).noneMatch(m -> m.contains("watching"));
+    }
+
+    @Test
+    void aMissingResourcePublishesAnEmptyConfiguration() {
+        provider = new FileProvider(new FileProviderConfig("classpath:/dev/proxy/none.yml", null, true), RECHECK, true);
+        provider.start(sink);
+        assertThat(sink.latest()).isEqualTo(DynamicConfig.EMPTY);
+    }
+
+    @Test
     void anEditIsPublished() throws IOException {
         write("dynamic.yml", routeTo("/a", "9001"));
         startFile("dynamic.yml", true);
@@ -142,6 +159,17 @@ class FileProviderTest {
 
         write("dynamic.yml", routeTo("/b", "9002"));
         await().atMost(Duration.ofSeconds(10)).until(() -> sink.latest().equals(expectedRouteTo("/b", "9002")));
+    }
+
+    @Test
+    void anEmptyFileIsNeverAppliedSoAnInPlaceRewriteDoesNotDropRoutes() throws IOException {
+        write("dynamic.yml", routeTo("/a", "9001"));
+        startFile("dynamic.yml", true);
+        write("dynamic.yml", "");
+        write("other.yml", routeTo("/x", "9009")); // a later event in the same directory: the empty file was seen
+        write("dynamic.yml", routeTo("/b", "9002"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> sink.latest().equals(expectedRouteTo("/b", "9002")));
+        assertThat(sink.configs()).doesNotContain(DynamicConfig.EMPTY);
     }
 
     @Test
