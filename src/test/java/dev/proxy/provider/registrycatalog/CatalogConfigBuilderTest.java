@@ -107,6 +107,22 @@ class CatalogConfigBuilderTest {
                           middlewares:
                             lan: {ipAllowList: {sourceRange: [127.0.0.1/32, "::1"]}}
                         """, "web-1: exposed"),
+                c("basicauth, compress and ratelimit middlewares from tags", NONE, items(item("web", 1,
+                        "proxy.http.middlewares.auth.basicauth.users=u:{SHA}5en6G6MezRroT3XKqkdPOmY/BfQ=",
+                        "proxy.http.middlewares.gz.compress=true",
+                        "proxy.http.middlewares.slow.ratelimit.average=10",
+                        "proxy.http.middlewares.slow.ratelimit.burst=20",
+                        "proxy.http.routers.web.middlewares=auth,gz,slow")), """
+                        http:
+                          routers:
+                            web: {rule: "Host(`web`)", service: web, middlewares: [auth, gz, slow]}
+                          services:
+                            web: {loadBalancer: {servers: [{url: "http://127.0.0.2:8080"}]}}
+                          middlewares:
+                            auth: {basicAuth: {users: ["u:{SHA}5en6G6MezRroT3XKqkdPOmY/BfQ="]}}
+                            gz: {compress: {}}
+                            slow: {rateLimit: {average: 10, burst: 20}}
+                        """, "web-1: exposed"),
                 c("server.port tag replaces the registered port", NONE,
                         items(item("web", 1, "proxy.http.services.web.loadbalancer.server.port=9090")),
                         WEB.replace(":8080", ":9090"), "web-1: exposed"),

@@ -95,9 +95,14 @@ final class CatalogTestBed implements AutoCloseable {
         }
     }
 
-    HttpResponse<String> get(String host) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(proxy.url("web", "/")))
-                .header("Host", host).timeout(Duration.ofSeconds(10)).build();
+    /** GET / through the proxy with this Host (and extra header name/value pairs). */
+    HttpResponse<String> get(String host, String... headers) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(proxy.url("web", "/")))
+                .header("Host", host).timeout(Duration.ofSeconds(10));
+        if (headers.length > 0) {
+            builder.headers(headers);
+        }
+        HttpRequest request = builder.build();
         try {
             return client.send(request, HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {

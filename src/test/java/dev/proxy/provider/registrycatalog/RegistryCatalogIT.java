@@ -84,6 +84,22 @@ class RegistryCatalogIT {
     }
 
     @Test
+    void basicAuthFromTags(ConsulAgent consul) {
+        String name = "auth-" + bed.tag;
+        int port = bed.backend("secret stuff");
+        bed.run(bed.options(consul));
+        bed.register(consul, ServiceRegistration.of(name, port).withTags(
+                "proxy.http.middlewares.auth.basicauth.users=u:{SHA}5en6G6MezRroT3XKqkdPOmY/BfQ=",
+                "proxy.http.routers.web.middlewares=auth", "proxy.http.routers.web.rule=Host(`" + name + "`)"));
+
+        bed.awaitStatus(name, 401);
+        HttpResponse<String> allowed = bed.get(name, "Authorization",
+                "Basic " + java.util.Base64.getEncoder().encodeToString("u:secret".getBytes()));
+        assertThat(allowed.statusCode()).isEqualTo(200);
+        assertThat(allowed.body()).isEqualTo("secret stuff");
+    }
+
+    @Test
     void twoInstancesAreBalanced(ConsulAgent consul) {
         String name = "pair-" + bed.tag;
         int a = bed.backend("a");
