@@ -4,6 +4,7 @@ import dev.proxy.config.install.ClientTlsConfig;
 import dev.proxy.config.install.RegistryCatalogConfig;
 import dev.proxy.config.install.RegistryEndpointConfig;
 import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MutableHttpRequest;
 import io.micronaut.http.client.BlockingHttpClient;
@@ -142,14 +143,14 @@ public final class ConsulHttpClient implements CatalogClient {
 
     @Override
     public void register(Map<String, Object> registration) {
-        send(blocking, request(io.micronaut.http.HttpRequest.PUT(uri("/v1/agent/service/register", 0, false, Map.of()), registration)),
+        send(blocking, request(HttpRequest.PUT(uri("/v1/agent/service/register", 0, false, Map.of()), registration)),
                 "PUT /v1/agent/service/register");
     }
 
     @Override
     public void deregister(String serviceId) {
         String path = "/v1/agent/service/deregister/" + encode(serviceId);
-        send(blocking, request(io.micronaut.http.HttpRequest.PUT(uri(path, 0, false, Map.of()), "")), "PUT " + path);
+        send(blocking, request(HttpRequest.PUT(uri(path, 0, false, Map.of()), "")), "PUT " + path);
     }
 
     @Override
@@ -175,7 +176,7 @@ public final class ConsulHttpClient implements CatalogClient {
     private Response get(String path, long index, boolean catalogOptions, Map<String, String> extra) {
         String call = "GET " + path;
         HttpResponse<byte[]> response = send(index > 0 ? watching : blocking,
-                request(io.micronaut.http.HttpRequest.GET(uri(path, index, catalogOptions, extra))), call);
+                request(HttpRequest.GET(uri(path, index, catalogOptions, extra))), call);
         byte[] body = response.body();
         JsonNode json;
         try {
