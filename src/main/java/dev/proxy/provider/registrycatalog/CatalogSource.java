@@ -314,7 +314,10 @@ public final class CatalogSource implements Provider {
 
     private @Nullable String serviceSkipReason(List<String> union, Map<String, String> labels, boolean connect) {
         if (!settings.exposedByDefault() && union.stream().noneMatch(t -> t.equalsIgnoreCase(settings.prefix() + ".enable=true"))) {
-            return settings.notEnabled(Map.of());
+            // Reworded from the union of the instances' tags: no instance carries the enable tag.
+            Map<String, String> withoutEnable = new java.util.LinkedHashMap<>(labels);
+            withoutEnable.keySet().removeIf(k -> k.equalsIgnoreCase(settings.prefix() + ".enable"));
+            return settings.notEnabled(withoutEnable);
         }
         if (connect && !settings.connectAware()) {
             return "a Connect service (tag " + settings.prefix() + ".registrycatalog.connect or connectByDefault), "
