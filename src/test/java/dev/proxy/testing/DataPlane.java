@@ -11,6 +11,7 @@ import dev.proxy.middleware.Middlewares;
 import dev.proxy.ping.PingEndpoint;
 import dev.proxy.ping.PingHandler;
 import dev.proxy.server.forward.BackendPool;
+import dev.proxy.server.forward.BackendTls;
 import dev.proxy.server.forward.Forwarder;
 import dev.proxy.provider.ConfigurationWatcher;
 import dev.proxy.provider.Provider;
@@ -35,6 +36,8 @@ public final class DataPlane implements AutoCloseable {
     public final RoutingService routing;
     public final Middlewares middlewares;
     public final ProxyServer server;
+    /** The TLS settings of particular services' backends (Connect services of the registryCatalog provider). */
+    public final BackendTls backendTls = new BackendTls();
     private final List<Provider> providers = new ArrayList<>();
     private ConfigurationWatcher watcher;
 
@@ -53,7 +56,7 @@ public final class DataPlane implements AutoCloseable {
         install = RecordDecoder.decode(InstallConfig.class, entries);
         pingEndpoint = new PingEndpoint(install);
         PingHandler ping = new PingHandler(pingEndpoint);
-        Forwarder forwarder = new Forwarder(new BackendPool(transport, install), install);
+        Forwarder forwarder = new Forwarder(new BackendPool(transport, install, backendTls), install);
         routing = new RoutingService(install, ping, forwarder, middlewares);
         server = new ProxyServer(install, transport, routing, pingEndpoint, listeners);
         server.start();
