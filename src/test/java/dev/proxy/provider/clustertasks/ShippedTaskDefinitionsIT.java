@@ -3,8 +3,6 @@ package dev.proxy.provider.clustertasks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import dev.proxy.config.install.InstallConfig;
 import dev.proxy.config.install.InstallConfigLoader;
@@ -12,6 +10,7 @@ import dev.proxy.testing.DataPlane;
 import dev.proxy.testing.aws.MotoServer;
 import dev.proxy.testing.aws.MotoServerExtension;
 import io.micronaut.context.ApplicationContext;
+import io.micronaut.json.JsonMapper;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -27,7 +26,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -51,7 +49,7 @@ class ShippedTaskDefinitionsIT {
 
     private static final Path ECS = Path.of("ecs");
     private static final Duration WAIT = Duration.ofSeconds(30);
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final JsonMapper JSON = JsonMapper.createDefault();
     private static final List<String> SYSTEM_PROPERTIES = List.of("aws.endpointUrl", "aws.accessKeyId",
             "aws.secretAccessKey", "aws.region");
     /** The app port in the shipped files (a container port; dynamic host port in bridge mode). */
@@ -93,15 +91,15 @@ class ShippedTaskDefinitionsIT {
         String cluster = seed.cluster("shipped-" + file.replace(".json", ""));
         int backend = backend("app behind " + file);
         String text = Files.readString(ECS.resolve(file));
-        JsonNode shipped = JSON.readTree(text);
-        String mode = shipped.path("networkMode").asText();
+        Map<String, Object> shipped = read(text);
+        String mode = (String) shipped.get("networkMode");
         if (mode.equals("awsvpc")) {
             // awsvpc: traffic goes to the task's address and the container port itself; the backend standing in for
             // the app listens on a free port, so that port replaces the shipped one (labels and portMappings alike).
             text = text.replace(APP_PORT, Integer.toString(backend));
         }
         String registered = register(substitute(text, cluster));
-        String family = shipped.path("family").asText();
+        String family = (String) shipped.get("family");
 
         String task = switch (mode) {
             case "awsvpc" -> {
@@ -110,7 +108,7 @@ class ShippedTaskDefinitionsIT {
                 yield t;
             }
             case "bridge" -> {
-                boolean anywhere = strings(shipped.path("requiresCompatibilities")).contains("EXTERNAL");
+                boolean anywhere = strings(shipped.get("requiresCompatibilities")).contains("EXTERNAL");
                 EcsSeed.Instance host = anywhere
                         ? seed.anywhereInstance(cluster, "mi-0a1b2c3d4e5f6a7b8", "127.0.0.1")
                         : seed.ec2Instance(cluster, "127.0.0.1");
@@ -123,8 +121,8 @@ class ShippedTaskDefinitionsIT {
         };
         assertThat(task).isNotBlank();
 
-        JsonNode proxyContainer = container(shipped, "proxy");
-        DataPlane plane = new DataPlane(dataPlaneFlags(strings(proxyContainer.path("command")), cluster)
+        Map<String, Object> proxyContainer = container(shipped, "proxy");
+        DataPlane plane = new DataPlane(dataPlaneFlags(strings(proxyContainer.get("command")), cluster)
                 .toArray(String[]::new));
         ApplicationContext context = ApplicationContext.builder().deduceEnvironment(false).banner(false)
                 .singletons(plane.install).start();
@@ -145,16 +143,18 @@ class ShippedTaskDefinitionsIT {
     @ValueSource(strings = {"fargate-sidecar.json", "ec2-bridge.json", "ecs-anywhere.json", "consul-connect-sidecar.json"})
     void theHealthCheckIsTheImagesAndProbesThePingTheServerListensOn(String file, @TempDir Path emptyDir)
             throws Exception {
-        JsonNode proxyContainer = container(JSON.readTree(Files.readString(ECS.resolve(file))), "proxy");
-        assertThat(strings(proxyContainer.path("healthCheck").path("command"))).isEqualTo(IMAGE_HEALTHCHECK)
+        Map<String, Object> proxyContainer = container(read(Files.readString(ECS.resolve(file))), "proxy");
+        assertThat(strings(((Map<?, ?>) proxyContainer.get("healthCheck")).get("command"))).isEqualTo(IMAGE_HEALTHCHECK)
                 .isEqualTo(DockerfileTest.healthcheckCommand());
-        assertThat(proxyContainer.path("logConfiguration").path("logDriver").asText()).isEqualTo("awslogs");
+        assertThat(((Map<?, ?>) proxyContainer.get("logConfiguration")).get("logDriver")).isEqualTo("awslogs");
 
         // The server sees the environment and the command; `proxy healthcheck` is a separate exec that sees only
         // the environment. Both must agree on where /ping is, so ping is configured in the environment.
         Map<String, String> env = new LinkedHashMap<>();
-        proxyContainer.path("environment").forEach(e -> env.put(e.path("name").asText(), e.path("value").asText()));
-        List<String> command = strings(proxyContainer.path("command")).stream()
+        for (Object e : (List<?>) proxyContainer.get("environment")) {
+            env.put((String) ((Map<?, ?>) e).get("name"), (String) ((Map<?, ?>) e).get("value"));
+        }
+        List<String> command = strings(proxyContainer.get("command")).stream()
                 .map(flag -> flag.replace("<CLUSTER>", "c").replace("<CONSUL_HTTP_ADDR>", "127.0.0.1:8500")).toList();
         InstallConfig server = new InstallConfigLoader(env, emptyDir).load(command).config();
         InstallConfig healthcheck = new InstallConfigLoader(env, emptyDir).load(List.of()).config();
@@ -203,29 +203,31 @@ class ShippedTaskDefinitionsIT {
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build();
         HttpResponse<String> response = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-        return JSON.readTree(response.body()).path("taskDefinition").path("taskDefinitionArn").asText();
+        return (String) ((Map<?, ?>) read(response.body()).get("taskDefinition")).get("taskDefinitionArn");
     }
 
-    private static JsonNode container(JsonNode definition, String name) {
-        return StreamSupport.stream(definition.path("containerDefinitions").spliterator(), false)
-                .filter(c -> c.path("name").asText().equals(name)).findFirst()
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> read(String json) throws IOException {
+        return JSON.readValue(json, Map.class);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> container(Map<String, Object> definition, String name) {
+        return ((List<Map<String, Object>>) definition.get("containerDefinitions")).stream()
+                .filter(c -> name.equals(c.get("name"))).findFirst()
                 .orElseThrow(() -> new AssertionError("no container " + name));
     }
 
-    private static List<String> strings(JsonNode array) {
-        return StreamSupport.stream(array.spliterator(), false).map(JsonNode::asText).toList();
+    private static List<String> strings(Object array) {
+        return ((List<?>) array).stream().map(String::valueOf).toList();
     }
 
     /** The host of the app's {@code Host(`…`)} router rule. */
-    private static String hostOfRule(JsonNode app) {
-        var labels = app.path("dockerLabels").fields();
-        while (labels.hasNext()) {
-            var label = labels.next();
-            if (label.getKey().matches("proxy\\.http\\.routers\\.[^.]+\\.rule")) {
-                return label.getValue().asText().replaceAll("^Host\\(`(.+)`\\)$", "$1");
-            }
-        }
-        throw new AssertionError("no router rule label on the app container");
+    private static String hostOfRule(Map<String, Object> app) {
+        return ((Map<?, ?>) app.get("dockerLabels")).entrySet().stream()
+                .filter(l -> String.valueOf(l.getKey()).matches("proxy\\.http\\.routers\\.[^.]+\\.rule"))
+                .map(l -> String.valueOf(l.getValue()).replaceAll("^Host\\(`(.+)`\\)$", "$1")).findFirst()
+                .orElseThrow(() -> new AssertionError("no router rule label on the app container"));
     }
 
     private int backend(String answer) throws IOException {
