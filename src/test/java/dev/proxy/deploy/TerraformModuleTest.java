@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -75,7 +76,8 @@ class TerraformModuleTest {
     @Test
     void theProxyContainerIsTheOneOfTheEcsFiles() throws IOException {
         String main = Files.readString(MAIN);
-        String healthcheck = DockerfileTest.healthcheckCommand().stream().map(s -> "\"" + s + "\"")
+        String healthcheck = Stream.concat(Stream.of("CMD"),
+                DockerfileTest.healthcheckCommand().stream()).map(s -> "\"" + s + "\"")
                 .reduce((a, b) -> a + ", " + b).orElseThrow();
         assertThat(main).contains("command     = [" + healthcheck + "]", "interval    = 10", "timeout     = 5",
                 "retries     = 3", "startPeriod = 20", "{ name = \"PROXY_PING\", value = \"true\" }",

@@ -44,7 +44,7 @@ import dev.proxy.deploy.DockerfileTest;
 @ExtendWith(MotoServerExtension.class)
 class ShippedTaskDefinitionsIT {
 
-    /** The image's HEALTHCHECK, which every shipped proxy container must repeat exactly. */
+    /** The image's HEALTHCHECK in ECS's form, which every shipped proxy container must repeat exactly. */
     static final List<String> IMAGE_HEALTHCHECK = List.of("CMD", "proxy", "healthcheck");
 
     private static final Path ECS = Path.of("ecs");
@@ -144,8 +144,11 @@ class ShippedTaskDefinitionsIT {
     void theHealthCheckIsTheImagesAndProbesThePingTheServerListensOn(String file, @TempDir Path emptyDir)
             throws Exception {
         Map<String, Object> proxyContainer = container(read(Files.readString(ECS.resolve(file))), "proxy");
-        assertThat(strings(((Map<?, ?>) proxyContainer.get("healthCheck")).get("command"))).isEqualTo(IMAGE_HEALTHCHECK)
-                .isEqualTo(DockerfileTest.healthcheckCommand());
+        // ECS's form of the image's HEALTHCHECK CMD ["proxy", "healthcheck"]: "CMD" first, then the same exec form.
+        List<String> healthCheck = strings(((Map<?, ?>) proxyContainer.get("healthCheck")).get("command"));
+        assertThat(healthCheck).isEqualTo(IMAGE_HEALTHCHECK);
+        assertThat(healthCheck.get(0)).isEqualTo("CMD");
+        assertThat(healthCheck.subList(1, healthCheck.size())).isEqualTo(DockerfileTest.healthcheckCommand());
         assertThat(((Map<?, ?>) proxyContainer.get("logConfiguration")).get("logDriver")).isEqualTo("awslogs");
 
         // The server sees the environment and the command; `proxy healthcheck` is a separate exec that sees only
