@@ -9,6 +9,8 @@ root="$(cd "$here/../../../.." && pwd)"
 tools="$(bash "$here/build.sh" | tail -1)"
 
 cd "$root"
+# A fixed empty CLI configuration: no user's ~/.tofurc or TF_CLI_CONFIG_FILE changes what fmt does.
+export TF_CLI_CONFIG_FILE=/dev/null TF_IN_AUTOMATION=1
 echo "== tofu fmt -check -recursive terraform/ ($("$tools/tofu" version | head -1))"
 "$tools/tofu" fmt -check -recursive -diff terraform/
 echo "== hclcheck"
