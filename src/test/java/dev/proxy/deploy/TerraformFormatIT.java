@@ -24,7 +24,7 @@ class TerraformFormatIT {
     }
 
     private static Run run(Path dir, String... command) throws IOException, InterruptedException {
-        ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
+        ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toAbsolutePath().toFile()).redirectErrorStream(true);
         builder.environment().put("TF_CLI_CONFIG_FILE", "/dev/null");
         Process p = builder.start();
         p.getOutputStream().close();

@@ -58,8 +58,13 @@ class TerraformModuleTest {
                 "ecs:DescribeContainerInstances", "ecs:DescribeTaskDefinition", "ecs:DescribeTasks",
                 "ecs:ListClusters", "ecs:ListTasks", "ssm:DescribeInstanceInformation");
         assertThat(actions(providerActionsBlock())).isEqualTo(providerCalls());
-        // Nothing else in the file grants a provider-side read action outside that list.
-        assertThat(actions(Files.readString(IAM))).isEqualTo(providerCalls());
+        // The task role has one policy, and its only actions are that list (the execution role's are ECS's own).
+        String iam = Files.readString(IAM);
+        assertThat(Pattern.compile("role\\s*=\\s*aws_iam_role\\.task\\.").matcher(iam).results().count()).isOne();
+        assertThat(iam).containsPattern("resource \"aws_iam_role_policy\" \"discovery\" \\{\\s*name\\s*=\\s*\"[^\"]+\"\\s*"
+                + "role\\s*=\\s*aws_iam_role\\.task\\.id\\s*policy\\s*=\\s*data\\.aws_iam_policy_document\\.discovery\\.json");
+        assertThat(iam).containsPattern("data \"aws_iam_policy_document\" \"discovery\" \\{\\s*statement \\{\\s*"
+                + "sid\\s*=\\s*\"ClusterTasksDiscovery\"\\s*actions\\s*=\\s*local\\.provider_actions\\s");
     }
 
     @Test
