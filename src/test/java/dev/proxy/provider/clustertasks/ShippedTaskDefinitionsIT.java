@@ -50,8 +50,6 @@ class ShippedTaskDefinitionsIT {
     private static final Path ECS = Path.of("ecs");
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final JsonMapper JSON = JsonMapper.createDefault();
-    private static final List<String> SYSTEM_PROPERTIES = List.of("aws.endpointUrl", "aws.accessKeyId",
-            "aws.secretAccessKey", "aws.region");
     /** The app port in the shipped files (a container port; dynamic host port in bridge mode). */
     private static final String APP_PORT = "3000";
 
@@ -66,15 +64,12 @@ class ShippedTaskDefinitionsIT {
     static void emulator(MotoServer server) {
         moto = server;
         seed = new EcsSeed(server);
-        System.setProperty("aws.endpointUrl", server.endpoint().toString());
-        System.setProperty("aws.accessKeyId", server.env().get("AWS_ACCESS_KEY_ID"));
-        System.setProperty("aws.secretAccessKey", server.env().get("AWS_SECRET_ACCESS_KEY"));
-        System.setProperty("aws.region", "us-east-1");
+        EcsSeed.pointSdkAt(server);
     }
 
     @AfterAll
     static void clear() {
-        SYSTEM_PROPERTIES.forEach(System::clearProperty);
+        EcsSeed.clearSdkSettings();
         seed.close();
     }
 
