@@ -7,7 +7,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Unmatched;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 
 /** The configuration options shared by {@code proxy} and its subcommands (a picocli mixin). */
 final class ConfigArguments {
@@ -17,11 +18,13 @@ final class ConfigArguments {
                     + "~/.config/proxy.yml, /etc/proxy/proxy.yml; env PROXY_CONFIGFILE)")
     String configFile;
 
-    @Unmatched
-    List<String> flags = new ArrayList<>();
+    // The configuration flags are open-ended (--entryPoints.<name>.address=…), so picocli leaves them unmatched.
+    // An @Unmatched field in a mixin is never filled by picocli 4.7; the mixee's command line holds them.
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec mixee;
 
     InstallConfigLoader.Loaded load() {
-        List<String> all = new ArrayList<>(flags);
+        List<String> all = new ArrayList<>(mixee.commandLine().getUnmatchedArguments());
         if (configFile != null) {
             all.add(InstallConfigLoader.CONFIG_FILE_FLAG + "=" + configFile);
         }

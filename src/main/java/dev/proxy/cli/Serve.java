@@ -7,8 +7,17 @@ import dev.proxy.config.install.InstallConfigLoader;
 import dev.proxy.config.install.LogConfig;
 import dev.proxy.server.ProxyServer;
 import io.micronaut.context.ApplicationContext;
-import java.lang.management.ManagementFactory;
+import dev.proxy.ping.PingProbe;
+import dev.proxy.server.EntryPoint;
+import dev.proxy.systemd.SystemdNotifier;
+import dev.proxy.systemd.Watchdog;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,8 +32,13 @@ final class Serve {
 
     private static final Logger LOG = LoggerFactory.getLogger("dev.proxy");
 
+    /** System property that makes a start the class-data-sharing training run of the build. */
+    static final String CDS_TRAINING_PROPERTY = "proxy.cdsTraining";
+
     private final InstallConfigLoader.Loaded loaded;
     private final AtomicBoolean stopping = new AtomicBoolean();
+    private volatile SystemdNotifier notifier;
+    private volatile Watchdog watchdog;
     private final CountDownLatch stopped = new CountDownLatch(1);
 
     Serve(InstallConfigLoader.Loaded loaded) {
@@ -34,8 +48,13 @@ final class Serve {
     int run() {
         InstallConfig config = loaded.config();
         applyLogLevel(config.log());
+        // The install configuration is the only configuration: Micronaut reads no application.yml, no environment
+        // variables and no cloud metadata (each also costs start-up time).
         ApplicationContext context = ApplicationContext.builder()
                 .deduceEnvironment(false)
+                .deduceCloudEnvironment(false)
+                .enableDefaultPropertySources(false)
+                .environmentPropertySource(false)
                 .banner(false)
                 .singletons(config)
                 .start();
@@ -47,17 +66,35 @@ final class Serve {
             context.close();
             return 1;
         }
-        long uptime = ManagementFactory.getRuntimeMXBean().getUptime();
-        LOG.info("proxy {} started in {} ms; configuration: {}; entry points: {}", VersionCommand.version(), uptime,
+        LOG.info("proxy {} started in {} ms after main(); configuration: {}; entry points: {}", VersionCommand.version(), uptimeMillis(),
                 loaded.fileDescription(), server.describe());
         Signal.handle(new Signal("TERM"), s -> beginShutdown(server, context, s.getName()));
         Signal.handle(new Signal("INT"), s -> beginShutdown(server, context, s.getName()));
+        notifySystemd(config, server);
+        if (Boolean.getBoolean(CDS_TRAINING_PROPERTY)) {
+            trainingRun(server, context);
+        }
         try {
             stopped.await();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         return 0;
+    }
+
+    /**
+     * The build's class-data-sharing training run (pom.xml, {@code -Dproxy.cdsTraining=true}): sends the first
+     * requests a running proxy serves, then shuts down as on SIGTERM, so that the archive written at exit holds the
+     * classes of start-up, of the request path and of shutdown.
+     */
+    private void trainingRun(ProxyServer server, ApplicationContext context) {
+        server.entryPoints().values().forEach(ep -> {
+            for (String path : List.of("/ping", "/cds-training")) {
+                new PingProbe(PingProbe.uri(ep.config().listenAddress(), ep.port(), path), Duration.ofSeconds(5)).send();
+            }
+        });
+        LOG.info("class-data sharing training run: requests served, shutting down");
+        beginShutdown(server, context, "TERM");
     }
 
     private void beginShutdown(ProxyServer server, ApplicationContext context, String signal) {
@@ -67,6 +104,10 @@ final class Serve {
             return;
         }
         LOG.info("received SIG{}: graceful shutdown", signal);
+        if (watchdog != null) {
+            watchdog.close();
+        }
+        sendToSystemd("STOPPING=1");
         Thread t = new Thread(() -> {
             server.shutdown();
             context.close();
@@ -74,6 +115,63 @@ final class Serve {
             stopped.countDown();
         }, "proxy-shutdown");
         t.start();
+    }
+
+    /**
+     * Tells systemd the proxy is ready once every entry point is bound, and starts the watchdog keep-alives when
+     * systemd asks for them. Nothing happens without {@code NOTIFY_SOCKET}; a broken socket is logged, never fatal.
+     */
+    private void notifySystemd(InstallConfig config, ProxyServer server) {
+        Map<String, String> env = System.getenv();
+        try {
+            notifier = SystemdNotifier.fromEnvironment(env).orElse(null);
+        } catch (IOException | RuntimeException e) {
+            LOG.error("systemd: cannot open NOTIFY_SOCKET {}: {}", env.get(SystemdNotifier.NOTIFY_SOCKET), e.toString());
+            return;
+        }
+        if (notifier == null) {
+            return;
+        }
+        long pid = ProcessHandle.current().pid();
+        sendToSystemd("READY=1\nMAINPID=" + pid);
+        Optional<Duration> interval;
+        try {
+            interval = Watchdog.interval(env, pid);
+        } catch (IllegalArgumentException e) {
+            LOG.error("systemd watchdog: {}", e.getMessage());
+            return;
+        }
+        if (interval.isEmpty()) {
+            return;
+        }
+        if (!config.pingEnabled() || config.ping().manualRouting()) {
+            // The keep-alive is meant to prove that requests are served; without a /ping route there is no probe.
+            LOG.error("systemd watchdog: WATCHDOG_USEC is set but ping is {}; no WATCHDOG=1 will be sent",
+                    config.pingEnabled() ? "routed manually" : "disabled (enable it with --ping)");
+            return;
+        }
+        EntryPoint ep = server.entryPoints().get(config.ping().entryPoint());
+        watchdog = new Watchdog(notifier, PingProbe.uri(ep.config().listenAddress(), ep.port(), "/ping"), interval.get());
+        watchdog.start();
+    }
+
+    private void sendToSystemd(String state) {
+        if (notifier == null) {
+            return;
+        }
+        try {
+            notifier.send(state);
+        } catch (IOException e) {
+            LOG.error("systemd: cannot send {} to {}: {}", state.replace('\n', ' '), notifier.socketName(), e.toString());
+        }
+    }
+
+    /**
+     * Milliseconds since {@code main} began. (The JVM's own start-up is not counted: the runtime MXBean would load
+     * java.management for it, and the process start time from {@code /proc} drifts by up to a second on VMs.)
+     */
+    private static long uptimeMillis() {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - Main.STARTED_NANOS);
     }
 
     static void applyLogLevel(LogConfig log) {
