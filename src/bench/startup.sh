@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Start-up benchmark: time from process start to the first `200` from /ping, and the resident memory (RSS) right
-# then, as the median (min–max) of N starts of the packaged program, with and without class-data sharing.
+# Start-up benchmark: time from process start to the first `200` from /ping, the CPU time the process used until
+# then (user + sys; unlike wall time it hardly changes when other work shares the CPUs) and its resident memory
+# (RSS) right then, as the median (min–max) of N starts of the packaged program, with and without class-data sharing.
 #
 #   mvn -q -DskipTests package && src/bench/startup.sh [runs=5]
 #
@@ -22,9 +23,9 @@ free_port() {
 
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 
-# One start: prints "<ms to first ping 200> <RSS KiB>".
+# One start: prints "<ms to first ping 200> <CPU ms> <RSS KiB>".
 measure() {
-    local ping web pid start elapsed rss
+    local ping web pid start elapsed cpu rss
     ping=$(free_port); web=$(free_port)
     start=$(now_ms)
     # A clean environment: PROXY_* variables would change the configuration under test.
@@ -36,26 +37,28 @@ measure() {
         sleep 0.005
     done
     elapsed=$(( $(now_ms) - start ))
+    cpu=$(awk -v tick="$(getconf CLK_TCK)" '{print int(($14 + $15) * 1000 / tick)}' "/proc/$pid/stat")
     rss=$(awk '/^VmRSS/ {print $2}' "/proc/$pid/status")
     kill -TERM "$pid"; wait "$pid" || true
-    echo "$elapsed $rss"
+    echo "$elapsed $cpu $rss"
 }
 
 # median, min and max of the numbers on stdin
-stats() { sort -n | awk '{v[NR] = $1} END {m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%6d (%d–%d)", m, v[1], v[NR]}'; }
+stats() { sort -n | awk '{v[NR] = $1} END {m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%d (%d–%d)", m, v[1], v[NR]}'; }
 
 row() {
     local label=$1; shift
     local out="" i
     for ((i = 0; i < runs; i++)); do out+="$(measure "$@")"$'\n'; done
-    printf "%-44s %22s %22s\n" "$label" \
+    printf "%-44s %20s %20s %16s\n" "$label" \
         "$(printf '%s' "$out" | awk 'NF {print $1}' | stats)" \
-        "$(printf '%s' "$out" | awk 'NF {printf "%d\n", $2 / 1024}' | stats)"
+        "$(printf '%s' "$out" | awk 'NF {print $2}' | stats)" \
+        "$(printf '%s' "$out" | awk 'NF {printf "%d\n", $3 / 1024}' | stats)"
 }
 
 cd "$(mktemp -d)"   # no ./proxy.yml
 echo "proxy start-up, $runs runs each; $(nproc) CPUs; load average: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf "%-44s %22s %22s\n" "variant" "to /ping 200, ms" "RSS, MiB"
+printf "%-44s %20s %20s %16s\n" "variant" "to /ping 200, ms" "CPU until then, ms" "RSS, MiB"
 row "target/bin/proxy (AppCDS archive)" "$launcher"
 row "target/bin/proxy, JDK's default CDS only" env JAVA_OPTS="-XX:SharedArchiveFile=$jdk_archive" "$launcher"
 row "target/bin/proxy, -Xshare:off" env JAVA_OPTS=-Xshare:off "$launcher"
