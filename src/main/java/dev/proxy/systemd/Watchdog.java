@@ -32,6 +32,7 @@ public final class Watchdog implements Closeable {
     private final Duration interval;
     private final ScheduledExecutorService scheduler;
     private volatile boolean failing;
+    private boolean closed; // guarded by this: no keep-alive may follow close(), e.g. after STOPPING=1
 
     /**
      * @param notifier where to send {@code WATCHDOG=1}
@@ -96,16 +97,24 @@ public final class Watchdog implements Closeable {
             failing = false;
             LOG.info("systemd watchdog: ping {} answers 200 again", target);
         }
-        try {
-            notifier.send("WATCHDOG=1");
-        } catch (IOException e) {
-            LOG.error("systemd watchdog: cannot notify {}: {}", notifier.socketName(), e.toString());
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            try {
+                notifier.send("WATCHDOG=1");
+            } catch (IOException e) {
+                LOG.error("systemd watchdog: cannot notify {}: {}", notifier.socketName(), e.toString());
+            }
         }
     }
 
     /** Stops the keep-alives (graceful shutdown: systemd then applies its stop timeout instead). */
     @Override
     public void close() {
+        synchronized (this) {
+            closed = true;
+        }
         scheduler.shutdownNow();
     }
 }
