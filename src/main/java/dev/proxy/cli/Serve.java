@@ -5,17 +5,12 @@ import ch.qos.logback.classic.LoggerContext;
 import dev.proxy.config.install.InstallConfig;
 import dev.proxy.config.install.InstallConfigLoader;
 import dev.proxy.config.install.LogConfig;
-import dev.proxy.server.ProxyServer;
-import io.micronaut.context.ApplicationContext;
 import dev.proxy.ping.PingProbe;
-import dev.proxy.server.EntryPoint;
-import dev.proxy.systemd.SystemdNotifier;
-import dev.proxy.systemd.Watchdog;
-import java.io.IOException;
+import dev.proxy.server.ProxyServer;
+import dev.proxy.systemd.Systemd;
+import io.micronaut.context.ApplicationContext;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -37,8 +32,7 @@ final class Serve {
 
     private final InstallConfigLoader.Loaded loaded;
     private final AtomicBoolean stopping = new AtomicBoolean();
-    private volatile SystemdNotifier notifier;
-    private volatile Watchdog watchdog;
+    private final Systemd systemd = new Systemd(System.getenv());
     private final CountDownLatch stopped = new CountDownLatch(1);
 
     Serve(InstallConfigLoader.Loaded loaded) {
@@ -75,7 +69,7 @@ final class Serve {
                 configured, contextStarted - configured, started - contextStarted);
         Signal.handle(new Signal("TERM"), s -> beginShutdown(server, context, s.getName()));
         Signal.handle(new Signal("INT"), s -> beginShutdown(server, context, s.getName()));
-        notifySystemd(config, server);
+        systemd.ready(config, server);
         if (Boolean.getBoolean(CDS_TRAINING_PROPERTY)) {
             trainingRun(server, context);
         }
@@ -109,10 +103,7 @@ final class Serve {
             return;
         }
         LOG.info("received SIG{}: graceful shutdown", signal);
-        if (watchdog != null) {
-            watchdog.close();
-        }
-        sendToSystemd("STOPPING=1");
+        systemd.stopping();
         Thread t = new Thread(() -> {
             server.shutdown();
             context.close();
@@ -120,55 +111,6 @@ final class Serve {
             stopped.countDown();
         }, "proxy-shutdown");
         t.start();
-    }
-
-    /**
-     * Tells systemd the proxy is ready once every entry point is bound, and starts the watchdog keep-alives when
-     * systemd asks for them. Nothing happens without {@code NOTIFY_SOCKET}; a broken socket is logged, never fatal.
-     */
-    private void notifySystemd(InstallConfig config, ProxyServer server) {
-        Map<String, String> env = System.getenv();
-        try {
-            notifier = SystemdNotifier.fromEnvironment(env).orElse(null);
-        } catch (IOException | RuntimeException e) {
-            LOG.error("systemd: cannot open NOTIFY_SOCKET {}: {}", env.get(SystemdNotifier.NOTIFY_SOCKET), e.toString());
-            return;
-        }
-        if (notifier == null) {
-            return;
-        }
-        long pid = ProcessHandle.current().pid();
-        sendToSystemd("READY=1\nMAINPID=" + pid);
-        Optional<Duration> interval;
-        try {
-            interval = Watchdog.interval(env, pid);
-        } catch (IllegalArgumentException e) {
-            LOG.error("systemd watchdog: {}", e.getMessage());
-            return;
-        }
-        if (interval.isEmpty()) {
-            return;
-        }
-        if (!config.pingEnabled() || config.ping().manualRouting()) {
-            // The keep-alive is meant to prove that requests are served; without a /ping route there is no probe.
-            LOG.error("systemd watchdog: WATCHDOG_USEC is set but ping is {}; no WATCHDOG=1 will be sent",
-                    config.pingEnabled() ? "routed manually" : "disabled (enable it with --ping)");
-            return;
-        }
-        EntryPoint ep = server.entryPoints().get(config.ping().entryPoint());
-        watchdog = new Watchdog(notifier, PingProbe.uri(ep.config().listenAddress(), ep.port(), "/ping"), interval.get());
-        watchdog.start();
-    }
-
-    private void sendToSystemd(String state) {
-        if (notifier == null) {
-            return;
-        }
-        try {
-            notifier.send(state);
-        } catch (IOException e) {
-            LOG.error("systemd: cannot send {} to {}: {}", state.replace('\n', ' '), notifier.socketName(), e.toString());
-        }
     }
 
     /**

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.proxy.testing.ProxyProcess;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -65,6 +67,18 @@ class CommandLineIT {
         assertThat(proxy.stderr()).as(proxy.transcript()).containsExactly(bad.stderr().replace("${dir}", dir.toString()));
         assertThat(proxy.stdout()).isEmpty();
         assertThat(proxy.exitCode()).isEqualTo(2);
+    }
+
+    @Test
+    void anEntryPointThatCannotListenExits1() throws IOException {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            String address = "127.0.0.1:" + taken.getLocalPort();
+            ProxyProcess proxy = ProxyProcess.command("--entryPoints.web.address=" + address).run();
+
+            assertThat(proxy.exitCode()).as(proxy.transcript()).isEqualTo(1);
+            assertThat(proxy.stdout()).singleElement().asString()
+                    .contains("ERROR").contains("entry point web: cannot listen on " + address + ": ");
+        }
     }
 
     @Test
