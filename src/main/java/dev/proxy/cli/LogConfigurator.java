@@ -41,6 +41,9 @@ public final class LogConfigurator extends ContextAwareBase implements Configura
         // Libraries log at WARN and above; --log.level sets the proxy's own loggers (dev.proxy).
         context.getLogger("io.netty").setLevel(Level.WARN);
         context.getLogger("io.micronaut").setLevel(Level.WARN);
+        context.getLogger("io.lettuce").setLevel(Level.WARN);
+        // logs every reconnection attempt to Redis; rateLimit logs the state changes once each instead
+        context.getLogger("io.lettuce.core.protocol.ConnectionWatchdog").setLevel(Level.ERROR);
         return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
     }
 }

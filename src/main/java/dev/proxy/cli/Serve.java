@@ -6,6 +6,7 @@ import dev.proxy.config.install.InstallConfig;
 import dev.proxy.config.install.InstallConfigLoader;
 import dev.proxy.config.install.LogConfig;
 import dev.proxy.ping.PingProbe;
+import dev.proxy.provider.Providers;
 import dev.proxy.server.ProxyServer;
 import dev.proxy.systemd.Systemd;
 import io.micronaut.context.ApplicationContext;
@@ -67,6 +68,8 @@ final class Serve {
                 started, loaded.fileDescription(), server.describe());
         LOG.debug("start-up: command line and configuration {} ms, logging and DI context {} ms, entry points {} ms",
                 configured, contextStarted - configured, started - contextStarted);
+        // Providers start once the entry points are bound; they stop when the context closes (@PreDestroy).
+        context.getBean(Providers.class).start();
         Signal.handle(new Signal("TERM"), s -> beginShutdown(server, context, s.getName()));
         Signal.handle(new Signal("INT"), s -> beginShutdown(server, context, s.getName()));
         systemd.ready(config, server);

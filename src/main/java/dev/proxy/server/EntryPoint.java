@@ -10,9 +10,9 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.handler.timeout.IdleStateHandler;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -36,16 +36,19 @@ public final class EntryPoint {
     private final String name;
     private final EntryPointConfig config;
     private final RoutingService routing;
+    private final ExchangeListener[] listeners;
     private final Set<HttpConnectionHandler> connections = ConcurrentHashMap.newKeySet();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final CompletableFuture<Void> drained = new CompletableFuture<>();
     private volatile boolean draining;
     private volatile Channel listener;
+    private volatile java.util.concurrent.ScheduledFuture<?> sweep;
 
-    public EntryPoint(String name, EntryPointConfig config, RoutingService routing) {
+    public EntryPoint(String name, EntryPointConfig config, RoutingService routing, List<ExchangeListener> listeners) {
         this.name = name;
         this.config = config;
         this.routing = routing;
+        this.listeners = listeners.toArray(ExchangeListener[]::new);
     }
 
     public String name() {
@@ -70,30 +73,56 @@ public final class EntryPoint {
                     @Override
                     protected void initChannel(Channel ch) {
                         ChannelPipeline p = ch.pipeline();
+                        HttpConnectionHandler connection = new HttpConnectionHandler(EntryPoint.this, routing);
+                        p.addLast("bytes", connection.firstByteMarker());
                         p.addLast("codec", new HttpServerCodec(new HttpDecoderConfig()
                                 .setMaxInitialLineLength(MAX_INITIAL_LINE)
                                 .setMaxHeaderSize(MAX_HEADER_SIZE)
                                 .setValidateHeaders(true)
                                 .setStrictLineParsing(true)
                                 .setAllowDuplicateContentLengths(false)));
-                        Duration idle = timeouts.idleTimeout();
-                        if (!idle.isZero()) {
-                            p.addLast("idle", new IdleStateHandler(0, 0, idle.toMillis(), TimeUnit.MILLISECONDS));
-                        }
-                        p.addLast("http", new HttpConnectionHandler(EntryPoint.this, routing));
+                        p.addLast("http", connection);
                     }
                 });
         try {
             listener = bootstrap.bind(address.bindAddress()).syncUninterruptibly().channel();
+            startTimeoutSweep(transport, timeouts);
         } catch (Exception e) {
             throw new IllegalStateException("entry point " + name + ": cannot listen on " + config.address() + ": "
                     + e.getMessage(), e);
         }
     }
 
+    /**
+     * Enforces the responding timeouts: {@code idleTimeout} (a keep-alive connection without a request),
+     * {@code readTimeout} (from the first byte of a request to its last — a total deadline, so a client trickling
+     * header bytes is closed at it; timers reset on every byte would never fire) and {@code writeTimeout} (from the
+     * request head to the end of the response). One sweep over the connection set, a few times a second, replaces a
+     * timer per connection and a pipeline handler that ran on every read.
+     */
+    private void startTimeoutSweep(NettyTransport transport, RespondingTimeoutsConfig timeouts) {
+        long idle = timeouts.idleTimeout().toNanos();
+        long read = timeouts.readTimeout().toNanos();
+        long write = timeouts.writeTimeout().toNanos();
+        long shortest = java.util.stream.LongStream.of(idle, read, write).filter(t -> t > 0).min().orElse(0);
+        if (shortest == 0) {
+            return;
+        }
+        long period = Math.max(20, Math.min(1000, TimeUnit.NANOSECONDS.toMillis(shortest) / 4));
+        sweep = transport.workers().next().scheduleAtFixedRate(() -> {
+            long now = System.nanoTime();
+            connections.forEach(c -> c.enforceTimeouts(now, idle, read, write));
+        }, period, period, TimeUnit.MILLISECONDS);
+    }
+
     /** The port actually bound (useful when the configured port is 0). */
     public int port() {
         return ((InetSocketAddress) listener.localAddress()).getPort();
+    }
+
+    /** Whether this entry point terminates TLS (arrives with issue 4). */
+    public boolean isTls() {
+        return false;
     }
 
     public boolean isDraining() {
@@ -103,6 +132,9 @@ public final class EntryPoint {
     /** Stops accepting new connections; accepted connections go on being served. */
     public void stopAccepting() {
         Channel l = listener;
+        if (sweep != null && draining) {
+            sweep.cancel(false);
+        }
         if (l != null && l.isOpen()) {
             l.close().syncUninterruptibly();
             LOG.debug("entry point {}: stopped accepting", name);
@@ -137,6 +169,20 @@ public final class EntryPoint {
 
     void connectionClosed(HttpConnectionHandler c) {
         connections.remove(c);
+    }
+
+    void exchangeCompleted(Exchange exchange) {
+        if (listeners.length == 0) {
+            return;
+        }
+        ExchangeRecord record = exchange.record();
+        for (ExchangeListener l : listeners) {
+            try {
+                l.completed(record);
+            } catch (RuntimeException e) {
+                LOG.warn("exchange listener {} failed: {}", l.getClass().getSimpleName(), e.toString());
+            }
+        }
     }
 
     void requestStarted() {

@@ -2,36 +2,81 @@ package dev.proxy.server;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.util.ReferenceCountUtil;
+import dev.proxy.rules.RequestFacts;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
 
 /**
- * One request on one connection, from its head to the end of its response. Handlers read the request through it
- * and answer through it; the connection learns from it when the response is complete.
+ * One request on one client connection, from its head to the end of its response. Handlers read the request
+ * through it, take its body ({@link #requestBodyTo}) and answer through it — with a complete response or a streamed
+ * head and body. Always used on the connection's event loop.
  */
-public final class Exchange {
+public final class Exchange implements RequestFacts {
 
     private final ChannelHandlerContext ctx;
     private final HttpRequest request;
     private final HttpConnectionHandler connection;
+    private final String originalHost;
+    private final boolean clientKeepAlive;
+    private final HttpVersion clientVersion;
     private String path;
     private String host;
+    private Map<String, List<String>> query;
+    private RequestBodySink bodySink;
+    private ArrayDeque<HttpContent> pendingBody;
+    private boolean requestComplete;
     private boolean responded;
+    private boolean keepAlive;
+    private List<Consumer<HttpResponse>> responseHeadHooks;
+    private List<ResponseBodyFilter> bodyFilters;
+    private HttpResponse heldHead;
+    private List<Map.Entry<String, String>> upstreamHeaders;
+    private Runnable onClientWritable;
+    private Runnable onAbort;
+    private final long startNanos = System.nanoTime();
+    private Route route;
+    private int status;
+    private long bytesSent;
 
     Exchange(ChannelHandlerContext ctx, HttpRequest request, HttpConnectionHandler connection) {
         this.ctx = ctx;
         this.request = request;
         this.connection = connection;
+        this.originalHost = request.headers().get(HttpHeaderNames.HOST, "");
+        // Decided before any handler rewrites the head for a backend (which removes Connection).
+        this.clientKeepAlive = HttpUtil.isKeepAlive(request);
+        this.clientVersion = request.protocolVersion();
+    }
+
+    /** The HTTP version the client spoke. */
+    public HttpVersion clientVersion() {
+        return clientVersion;
     }
 
     public HttpRequest request() {
@@ -42,32 +87,221 @@ public final class Exchange {
         return connection.entryPointName();
     }
 
-    /** The request path without the query string. */
+    public EntryPoint entryPointInfo() {
+        return connection.entryPoint();
+    }
+
+    /** The request path without the query string (from an absolute-form target, without scheme and authority). */
+    @Override
     public String path() {
         if (path == null) {
             String uri = request.uri();
-            int q = uri.indexOf('?');
-            path = q < 0 ? uri : uri.substring(0, q);
+            int start = 0;
+            if (!uri.startsWith("/")) {
+                int scheme = uri.indexOf("://");
+                int slash = scheme < 0 ? -1 : uri.indexOf('/', scheme + 3);
+                start = slash < 0 ? uri.length() : slash;
+            }
+            int q = uri.indexOf('?', start);
+            path = uri.substring(start, q < 0 ? uri.length() : q);
+            if (path.isEmpty()) {
+                path = "/";
+            }
         }
         return path;
     }
 
+    /**
+     * Changes the path forwarded to the backend (stripPrefix, addPrefix, replacePath): the request target becomes
+     * origin form with the new path and the same query, and {@link #path()} returns it from now on. Routing is
+     * already done.
+     */
+    public void rewritePath(String newPath) {
+        String query = rawQuery();
+        path = newPath.isEmpty() ? "/" : newPath;
+        request.setUri(path + (query.isEmpty() ? "" : "?" + query)); // what the forwarder sends as it is
+    }
+
+    /**
+     * A request header for the backend that the forwarder sets after its own {@code X-Forwarded-*} handling, which
+     * would otherwise drop it as client-supplied (stripPrefix's {@code X-Forwarded-Prefix}, custom request headers);
+     * an empty value removes the header.
+     */
+    public void setUpstreamHeader(String name, String value) {
+        if (upstreamHeaders == null) {
+            upstreamHeaders = new ArrayList<>(2);
+        }
+        upstreamHeaders.add(Map.entry(name, value));
+    }
+
+    /** The headers given to {@link #setUpstreamHeader}, in order. */
+    public List<Map.Entry<String, String>> upstreamHeaders() {
+        return upstreamHeaders == null ? List.of() : upstreamHeaders;
+    }
+
+    /** The raw query string without {@code ?}, or empty. */
+    public String rawQuery() {
+        String uri = request.uri();
+        int q = uri.indexOf('?');
+        return q < 0 ? "" : uri.substring(q + 1);
+    }
+
     /** The request host, lower case, without port; empty when the request has none. */
+    @Override
     public String host() {
         if (host == null) {
-            String h = request.headers().get(HttpHeaderNames.HOST, "");
+            String h = originalHost;
             int colon = h.startsWith("[") ? h.indexOf("]:") + 1 : h.lastIndexOf(':');
             host = (colon > 0 ? h.substring(0, colon) : h).toLowerCase(Locale.ROOT);
         }
         return host;
     }
 
+    /** The Host header as the client sent it (with port). */
+    public String originalHost() {
+        return originalHost;
+    }
+
+    @Override
+    public String method() {
+        return request.method().name();
+    }
+
+    @Override
+    public List<String> headerValues(String name) {
+        return request.headers().getAll(name);
+    }
+
+    /** Decoded values of a query parameter; null when absent. */
+    @Override
+    public List<String> queryValues(String name) {
+        if (query == null) {
+            query = new QueryStringDecoder(rawQuery(), StandardCharsets.UTF_8, false).parameters();
+        }
+        return query.get(name);
+    }
+
     public InetSocketAddress remoteAddress() {
         return (InetSocketAddress) ctx.channel().remoteAddress();
     }
 
+    @Override
+    public InetAddress clientAddress() {
+        return connection.clientAddress();
+    }
+
+    /** The client address as text (cached per connection). */
+    public String clientIp() {
+        return connection.clientIp();
+    }
+
+    public InetSocketAddress localAddress() {
+        return (InetSocketAddress) ctx.channel().localAddress();
+    }
+
     public boolean isHead() {
         return request.method().equals(HttpMethod.HEAD);
+    }
+
+    /** The client connection's channel (its event loop is where backends are dialled). */
+    public Channel clientChannel() {
+        return ctx.channel();
+    }
+
+    // ---- request body ----
+
+    /** Sends the request body (what has arrived and what will) to the sink. */
+    public void requestBodyTo(RequestBodySink sink) {
+        this.bodySink = sink;
+        if (pendingBody != null) {
+            HttpContent c;
+            while ((c = pendingBody.poll()) != null) {
+                sink.onRequestContent(c);
+            }
+        }
+    }
+
+    void requestContent(HttpContent content) {
+        if (content instanceof LastHttpContent) {
+            requestComplete = true;
+        }
+        if (bodySink != null) {
+            bodySink.onRequestContent(content);
+        } else if (responded) {
+            content.release();
+        } else {
+            if (pendingBody == null) {
+                pendingBody = new ArrayDeque<>(4);
+            }
+            pendingBody.add(content);
+        }
+    }
+
+    public boolean requestComplete() {
+        return requestComplete;
+    }
+
+    /** Whether the request has a body to stream (Content-Length &gt; 0 or chunked). */
+    public boolean hasRequestBody() {
+        return HttpUtil.isTransferEncodingChunked(request) || HttpUtil.getContentLength(request, 0L) > 0;
+    }
+
+    /** Stops reading from the client (backpressure while a backend cannot take more). */
+    public void pauseClientReads() {
+        ctx.channel().config().setAutoRead(false);
+    }
+
+    public void resumeClientReads() {
+        ctx.channel().config().setAutoRead(true);
+    }
+
+    public boolean clientWritable() {
+        return ctx.channel().isWritable();
+    }
+
+    /** Called when the client connection becomes writable again after {@link #clientWritable()} was false. */
+    public void onClientWritable(Runnable r) {
+        this.onClientWritable = r;
+    }
+
+    /** Called if the client connection closes before the response is complete. */
+    public void onAbort(Runnable r) {
+        this.onAbort = r;
+    }
+
+    void clientWritabilityChanged() {
+        if (onClientWritable != null && ctx.channel().isWritable()) {
+            onClientWritable.run();
+        }
+    }
+
+    void aborted() {
+        abandonFilters();
+        if (pendingBody != null) {
+            pendingBody.forEach(ReferenceCountUtil::release);
+            pendingBody.clear();
+        }
+        if (onAbort != null) {
+            onAbort.run();
+        }
+    }
+
+    // ---- response ----
+
+    /** Lets a middleware adjust the response head before it is sent (headers, cookies). */
+    public void addResponseHeadHook(Consumer<HttpResponse> hook) {
+        if (responseHeadHooks == null) {
+            responseHeadHooks = new ArrayList<>(2);
+        }
+        responseHeadHooks.add(hook);
+    }
+
+    /** Lets a middleware transform the response body (applied in the order added). */
+    public void addResponseBodyFilter(ResponseBodyFilter filter) {
+        if (bodyFilters == null) {
+            bodyFilters = new ArrayList<>(2);
+        }
+        bodyFilters.add(filter);
     }
 
     /** Answers with a plain-text body (none for HEAD requests, which still get its length). */
@@ -77,32 +311,147 @@ public final class Exchange {
 
     /** A plain-text response for this request, not yet sent (callers may add headers). */
     public FullHttpResponse textResponse(HttpResponseStatus status, String body) {
-        ByteBuf content = isHead() ? Unpooled.EMPTY_BUFFER : Unpooled.copiedBuffer(body, StandardCharsets.UTF_8);
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        ByteBuf content = isHead() ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(bytes);
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, content);
-        if (!body.isEmpty()) {
+        if (bytes.length > 0) {
             response.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/plain; charset=utf-8");
         }
-        response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.getBytes(StandardCharsets.UTF_8).length);
+        response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, bytes.length);
         return response;
     }
 
-    /** Writes a complete response; the connection is kept alive or closed as the request and the proxy's state say. */
+    /** Writes a complete response. */
     public void respond(FullHttpResponse response) {
+        if (bodyFilters != null) {
+            // Filters work on streams: send the full response as a head and one last chunk.
+            HttpResponse head = new DefaultHttpResponse(response.protocolVersion(), response.status(), response.headers());
+            sendResponseHead(head);
+            sendResponseContent(new DefaultLastHttpContent(response.content()));
+            ctx.flush();
+            return;
+        }
+        sendResponseHead(response);
+        bytesSent += response.content().readableBytes();
+        finishResponse(ctx.writeAndFlush(response));
+    }
+
+    /**
+     * Writes the head of a streamed response (not flushed; the first body chunk flushes it). The connection's
+     * keep-alive decision is made here and written into the head.
+     */
+    public void sendResponseHead(HttpResponse head) {
         if (responded) {
-            response.release();
             throw new IllegalStateException("response already sent");
         }
         responded = true;
-        boolean keepAlive = connection.keepAliveAfter(request);
-        if (!keepAlive) {
-            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-        } else if (request.protocolVersion().equals(HttpVersion.HTTP_1_0)) {
-            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+        status = head.status().code();
+        if (responseHeadHooks != null) {
+            for (Consumer<HttpResponse> hook : responseHeadHooks) {
+                hook.accept(head);
+            }
         }
-        ctx.writeAndFlush(response).addListener(f -> connection.responseComplete(this, keepAlive && f.isSuccess()));
+        boolean hold = false;
+        if (bodyFilters != null) {
+            for (ResponseBodyFilter f : bodyFilters) {
+                f.onHead(head, this);
+                hold |= f.holdsHead();
+            }
+        }
+        keepAlive = clientKeepAlive && connection.mayKeepAlive();
+        if (!keepAlive) {
+            head.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        } else if (clientVersion.equals(HttpVersion.HTTP_1_0)) {
+            head.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+        }
+        if (pendingBody != null && bodySink == null) {
+            pendingBody.forEach(ReferenceCountUtil::release);
+            pendingBody.clear();
+        }
+        if (hold) {
+            heldHead = head; // written with the first body bytes a filter lets through
+        } else if (!(head instanceof FullHttpResponse)) {
+            ctx.write(head);
+        }
+    }
+
+    /** Sends what {@link #sendResponseContent} wrote (a relay flushes once per read burst, not per chunk). */
+    public void flushResponse() {
+        ctx.flush();
+    }
+
+    void flushRequestBody() {
+        if (bodySink != null) {
+            bodySink.flush();
+        }
+    }
+
+    /** Writes (without flushing) a body chunk of a streamed response; the last one completes the exchange. */
+    public ChannelFuture sendResponseContent(HttpContent content) {
+        if (bodyFilters != null) {
+            for (ResponseBodyFilter filter : bodyFilters) {
+                content = filter.onContent(content);
+            }
+        }
+        if (heldHead != null) {
+            if (!content.content().isReadable() && !(content instanceof LastHttpContent)) {
+                content.release(); // still held back: nothing may be written before the head
+                return ctx.newSucceededFuture();
+            }
+            ctx.write(heldHead);
+            heldHead = null;
+        }
+        bytesSent += content.content().readableBytes();
+        ChannelFuture f = ctx.write(content);
+        if (content instanceof LastHttpContent) {
+            finishResponse(f);
+        }
+        return f;
+    }
+
+    /** Ends the response without further bytes after a failure mid-stream: the client connection is closed. */
+    public void abortResponse() {
+        abandonFilters();
+        keepAlive = false;
+        responded = true;
+        connection.responseComplete(this, false);
+    }
+
+    /** Marks the keep-alive decision void: the connection closes after this response (e.g. after an upgrade). */
+    public void closeAfterResponse() {
+        keepAlive = false;
+    }
+
+    private void abandonFilters() {
+        if (bodyFilters != null) {
+            bodyFilters.forEach(ResponseBodyFilter::abandon);
+        }
+    }
+
+    private void finishResponse(ChannelFuture written) {
+        boolean ka = keepAlive;
+        written.addListener(f -> connection.responseComplete(this, ka && f.isSuccess()));
     }
 
     public boolean responded() {
         return responded;
+    }
+
+    void route(Route route) {
+        this.route = route;
+    }
+
+    /** The record of this exchange for listeners; the response is complete or the exchange ended. */
+    ExchangeRecord record() {
+        RouteHandler handler = route == null ? null : route.handler();
+        return new ExchangeRecord(entryPoint(), route == null ? null : route.name(),
+                handler == null ? null : handler.name(), request, clientAddress(), status, bytesSent, startNanos,
+                System.nanoTime() - startNanos, handler != null && handler.name().endsWith("@internal"));
+    }
+
+    /** Hands the raw connection over (protocol upgrade): the HTTP codec is removed and the exchange ends. */
+    public Channel takeOverConnection() {
+        connection.upgraded(this);
+        return ctx.channel();
     }
 }

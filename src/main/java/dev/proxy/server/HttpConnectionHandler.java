@@ -3,15 +3,19 @@ package dev.proxy.server;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
-import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,10 +34,17 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
     private final ArrayDeque<Object> waiting = new ArrayDeque<>();
     private ChannelHandlerContext ctx;
     private Exchange current;
-    private boolean requestComplete;
     private boolean responseComplete;
     private boolean closeAfterResponse;
-    private volatile boolean idle = true;
+    private boolean upgraded;
+    /** When the connection last became idle (System.nanoTime), 0 while a request is in progress. */
+    private volatile long idleSince;
+    /** When the first byte of the request being read arrived, 0 when no request is being read. */
+    private volatile long readingSince;
+    /** When the head of the request being answered arrived, 0 when no response is pending. */
+    private volatile long respondingSince;
+    private InetAddress clientAddress;
+    private String clientIp;
 
     HttpConnectionHandler(EntryPoint entryPoint, RoutingService routing) {
         this.entryPoint = entryPoint;
@@ -44,19 +55,28 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
         return entryPoint.name();
     }
 
+    EntryPoint entryPoint() {
+        return entryPoint;
+    }
+
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         this.ctx = ctx;
+        clientAddress(); // known while the channel is open: records of aborted exchanges need it later
+        idleSince = System.nanoTime();
         entryPoint.connectionOpened(this);
         ctx.fireChannelActive();
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        if (current != null && !responseComplete) {
-            entryPoint.requestFinished();
-        }
+        Exchange ex = current;
         current = null;
+        if (ex != null && !responseComplete) {
+            entryPoint.requestFinished();
+            ex.aborted();
+            entryPoint.exchangeCompleted(ex);
+        }
         waiting.forEach(ReferenceCountUtil::release);
         waiting.clear();
         entryPoint.connectionClosed(this);
@@ -64,8 +84,38 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
     }
 
     @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (current != null) {
+            current.flushRequestBody();
+        }
+        ctx.fireChannelReadComplete();
+    }
+
+    InetAddress clientAddress() {
+        if (clientAddress == null) {
+            clientAddress = ((InetSocketAddress) ctx.channel().remoteAddress()).getAddress();
+        }
+        return clientAddress;
+    }
+
+    String clientIp() {
+        if (clientIp == null) {
+            clientIp = clientAddress().getHostAddress();
+        }
+        return clientIp;
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (current != null) {
+            current.clientWritabilityChanged();
+        }
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (current != null && requestComplete) {
+        if (current != null && current.requestComplete()) {
             // A pipelined request arrived before the previous response ended: keep it for later, stop reading.
             waiting.add(msg);
             ctx.channel().config().setAutoRead(false);
@@ -75,14 +125,19 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
             startRequest(ctx, request);
         }
         if (msg instanceof HttpContent content) {
-            boolean last = content instanceof LastHttpContent;
-            // Until the routing core forwards bodies, a request body is read and dropped.
-            content.release();
-            if (last && current != null) {
-                requestComplete = true;
-                if (responseComplete) {
+            if (content instanceof LastHttpContent) {
+                readingSince = 0;
+            }
+            Exchange ex = current;
+            if (ex == null || responseComplete) {
+                // The rest of a body whose response is already complete: read and dropped.
+                content.release();
+                if (content instanceof LastHttpContent && ex != null) {
+                    ex.requestContent(LastHttpContent.EMPTY_LAST_CONTENT);
                     finishExchange();
                 }
+            } else {
+                ex.requestContent(content);
             }
         } else if (!(msg instanceof HttpRequest)) {
             ReferenceCountUtil.release(msg);
@@ -94,12 +149,17 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
             rejectMalformed(ctx, request);
             return;
         }
-        idle = false;
         entryPoint.requestStarted();
+        idleSince = 0;
+        respondingSince = System.nanoTime();
         current = new Exchange(ctx, request, this);
-        requestComplete = false;
         responseComplete = false;
-        RouteHandler handler = routing.snapshot().route(entryPoint.name(), current);
+        if (request.headers().contains(HttpHeaderNames.EXPECT) && !answerExpectation(ctx, request)) {
+            return;
+        }
+        Route route = routing.snapshot().route(entryPoint.name(), current);
+        current.route(route);
+        RouteHandler handler = route == null ? null : route.handler();
         try {
             if (handler == null) {
                 current.respond(HttpResponseStatus.NOT_FOUND, "404 page not found");
@@ -108,10 +168,27 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
             }
         } catch (RuntimeException e) {
             LOG.error("entry point {}: handler {} failed", entryPoint.name(), handler == null ? "-" : handler.name(), e);
-            if (!current.responded()) {
+            if (current != null && !current.responded()) {
                 current.respond(HttpResponseStatus.INTERNAL_SERVER_ERROR, "Internal Server Error");
             }
         }
+    }
+
+    /**
+     * {@code Expect: 100-continue} is answered here, so backends never see Expect and clients send their bodies;
+     * any other expectation gets 417. Returns whether the request goes on.
+     */
+    private boolean answerExpectation(ChannelHandlerContext ctx, HttpRequest request) {
+        String expect = request.headers().get(HttpHeaderNames.EXPECT);
+        request.headers().remove(HttpHeaderNames.EXPECT);
+        if (HttpHeaderValues.CONTINUE.contentEqualsIgnoreCase(expect.trim())) {
+            if (request.protocolVersion().equals(HttpVersion.HTTP_1_1)) {
+                ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE));
+            }
+            return true;
+        }
+        current.respond(HttpResponseStatus.EXPECTATION_FAILED, "Expectation Failed");
+        return false;
     }
 
     /** Malformed requests get a 4xx and the connection is closed; nothing of them reaches a handler. */
@@ -124,40 +201,42 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
         LOG.debug("entry point {}: malformed request from {}: {}", entryPoint.name(), ctx.channel().remoteAddress(),
                 cause == null ? "?" : cause.getMessage());
         entryPoint.requestStarted();
-        current = new Exchange(ctx, request, this);
-        requestComplete = true;
-        responseComplete = false;
         closeAfterResponse = true;
+        current = new Exchange(ctx, request, this);
+        current.requestContent(LastHttpContent.EMPTY_LAST_CONTENT);
+        responseComplete = false;
         current.respond(status, status.reasonPhrase());
     }
 
-    /** Whether the connection may serve another request after this one. */
-    boolean keepAliveAfter(HttpRequest request) {
-        return !closeAfterResponse && !entryPoint.isDraining() && HttpUtil.isKeepAlive(request);
+    /** Whether the connection may serve another request after this one (the client's wish aside). */
+    boolean mayKeepAlive() {
+        return !closeAfterResponse && !entryPoint.isDraining();
     }
 
     /** Called by the exchange once its response is fully written (or failed). */
     void responseComplete(Exchange exchange, boolean keepAlive) {
-        if (exchange != current) {
+        if (exchange != current || responseComplete) {
             return;
         }
         responseComplete = true;
+        entryPoint.exchangeCompleted(exchange);
+        respondingSince = 0;
         if (!keepAlive) {
             entryPoint.requestFinished();
             current = null;
             ctx.close();
             return;
         }
-        if (requestComplete) {
+        if (exchange.requestComplete()) {
             finishExchange();
         }
-        // Otherwise the rest of the request body is still being read and dropped; the exchange ends with it.
+        // Otherwise the rest of the request body is read and dropped; the exchange ends with it.
     }
 
     private void finishExchange() {
         entryPoint.requestFinished();
         current = null;
-        idle = true;
+        idleSince = System.nanoTime();
         if (entryPoint.isDraining()) {
             ctx.close();
             return;
@@ -165,19 +244,51 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
         while (current == null && !waiting.isEmpty()) {
             channelRead(ctx, waiting.poll());
         }
-        if (current == null || !requestComplete) {
+        if (current == null || !current.requestComplete()) {
             ctx.channel().config().setAutoRead(true);
             ctx.read();
         }
     }
 
-    @Override
-    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-        if (evt instanceof IdleStateEvent && current == null) {
-            ctx.close(); // idleTimeout: a keep-alive connection without a request
-            return;
+    /** A protocol upgrade took the connection: stop parsing HTTP; what follows is relayed as bytes. */
+    void upgraded(Exchange exchange) {
+        upgraded = true;
+        responseComplete = true;
+        entryPoint.requestFinished();
+        current = null;
+        ctx.pipeline().remove("codec");
+        ctx.pipeline().remove(this);
+    }
+
+    /**
+     * Closes the connection when one of the responding timeouts (nanoseconds, 0 = off) has passed; called by the
+     * entry point's sweep from another thread, so it only reads volatile timestamps and closes on the event loop.
+     */
+    void enforceTimeouts(long now, long idle, long read, long write) {
+        long reading = readingSince;
+        long idleAt = idleSince;
+        long responding = respondingSince;
+        String expired = read > 0 && reading != 0 && now - reading > read ? "readTimeout"
+                : idle > 0 && idleAt != 0 && reading == 0 && now - idleAt > idle ? "idleTimeout"
+                : write > 0 && responding != 0 && now - responding > write ? "writeTimeout"
+                : null;
+        if (expired != null && ctx != null && !upgraded) {
+            LOG.debug("entry point {}: closing connection from {}: {}", entryPoint.name(), ctx.channel().remoteAddress(), expired);
+            ctx.close();
         }
-        ctx.fireUserEventTriggered(evt);
+    }
+
+    /** A handler placed before the HTTP codec: notes when the first byte of a request arrives (readTimeout). */
+    ChannelInboundHandlerAdapter firstByteMarker() {
+        return new ChannelInboundHandlerAdapter() {
+            @Override
+            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                if (readingSince == 0) {
+                    readingSince = System.nanoTime();
+                }
+                ctx.fireChannelRead(msg);
+            }
+        };
     }
 
     @Override
@@ -193,7 +304,7 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         ctx.executor().execute(() -> {
-            if (current == null) {
+            if (current == null && !upgraded) {
                 ctx.close();
             }
         });
@@ -203,9 +314,5 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
         if (ctx != null) {
             ctx.close();
         }
-    }
-
-    boolean isIdle() {
-        return idle;
     }
 }

@@ -3,6 +3,9 @@ package dev.proxy.server;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
@@ -42,6 +45,10 @@ public class NettyTransport {
 
     public Class<? extends ServerChannel> serverChannelType() {
         return epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+    }
+
+    public Class<? extends SocketChannel> socketChannelType() {
+        return epoll ? EpollSocketChannel.class : NioSocketChannel.class;
     }
 
     public String kind() {

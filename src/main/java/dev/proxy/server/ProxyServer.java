@@ -33,11 +33,12 @@ public class ProxyServer {
     private final PingEndpoint ping;
     private final Map<String, EntryPoint> entryPoints = new LinkedHashMap<>();
 
-    public ProxyServer(InstallConfig config, NettyTransport transport, RoutingService routing, PingEndpoint ping) {
+    public ProxyServer(InstallConfig config, NettyTransport transport, RoutingService routing, PingEndpoint ping,
+                       List<ExchangeListener> listeners) {
         this.config = config;
         this.transport = transport;
         this.ping = ping;
-        config.entryPoints().forEach((name, ep) -> entryPoints.put(name, new EntryPoint(name, ep, routing)));
+        config.entryPoints().forEach((name, ep) -> entryPoints.put(name, new EntryPoint(name, ep, routing, listeners)));
     }
 
     /** Binds every entry point; on failure the ones already bound are closed again. */

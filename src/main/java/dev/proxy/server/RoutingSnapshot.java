@@ -24,15 +24,15 @@ public final class RoutingSnapshot {
                                 .toArray(Route[]::new))));
     }
 
-    /** The handler of the highest-priority route matching the request on this entry point, or null. */
-    public RouteHandler route(String entryPoint, Exchange exchange) {
+    /** The highest-priority route matching the request on this entry point, or null. */
+    public Route route(String entryPoint, Exchange exchange) {
         Route[] routes = byEntryPoint.get(entryPoint);
         if (routes == null) {
             return null;
         }
         for (Route r : routes) {
             if (r.matcher().test(exchange)) {
-                return r.handler();
+                return r;
             }
         }
         return null;

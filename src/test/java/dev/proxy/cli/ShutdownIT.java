@@ -16,13 +16,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Graceful shutdown of the packaged program on SIGTERM and SIGINT: ping answers the terminating status while the
- * other entry points drain, then the process exits 0.
+ * other entry points drain (in-flight requests complete), then the process exits 0.
  *
  * <p>The data entry point keeps accepting for its {@code requestAcceptGraceTimeout}; the ping entry point has the
  * default grace of 0s and must still answer all that time. (Traefik closes it at once, so health checkers see
@@ -79,13 +78,16 @@ class ShutdownIT {
     }
 
     @Test
-    @Disabled("needs a route to a backend: the routing core and the file provider arrive with issue 3")
     void onSigtermAnInFlightRequestCompletesThenTheProcessExits0(@TempDir Path dir) throws Exception {
-        // The backend holds every request until the test lets it answer: the request is in flight for certain.
+        // The backend holds /slow until the test lets it answer: the request is in flight for certain.
         CountDownLatch arrived = new CountDownLatch(1);
         CountDownLatch answer = new CountDownLatch(1);
         HttpServer backend = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         backend.createContext("/", exchange -> {
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        backend.createContext("/slow", exchange -> {
             arrived.countDown();
             try {
                 answer.await();
@@ -104,7 +106,7 @@ class ShutdownIT {
                   routers:
                     slow:
                       entryPoints: [web]
-                      rule: "PathPrefix(`/slow`)"
+                      rule: "PathPrefix(`/`)"
                       service: slow
                   services:
                     slow:
@@ -118,6 +120,8 @@ class ShutdownIT {
                 "--entryPoints.web.address=127.0.0.1:" + web, "--providers.file.filename=dynamic.yml")
                 .workingDirectory(dir).start()) {
             proxy.awaitPort(web);
+            await("route to the backend").atMost(ProxyProcess.TIMEOUT).pollInterval(Duration.ofMillis(50))
+                    .until(() -> Loopback.get(web, "/ready").statusCode() == 204);
             CompletableFuture<HttpResponse<String>> slow = CompletableFuture.supplyAsync(() -> Loopback.get(web, "/slow"));
             assertThat(arrived.await(ProxyProcess.TIMEOUT.toSeconds(), TimeUnit.SECONDS)).as("request reached the backend").isTrue();
 

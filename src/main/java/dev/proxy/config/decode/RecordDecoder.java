@@ -136,7 +136,8 @@ public final class RecordDecoder {
     private static boolean isSecretField(Class<?> type, String field) {
         for (RecordComponent c : type.getRecordComponents()) {
             if (c.getName().equalsIgnoreCase(field)) {
-                return c.getType() == Secret.class || c.getType().isRecord() && mentionsSecret(c.getType());
+                return c.getType() == Secret.class || c.getType().isRecord() && mentionsSecret(c.getType())
+                        || c.getType() == List.class && typeArgument(c.getGenericType(), 0) == Secret.class;
             }
         }
         return false;

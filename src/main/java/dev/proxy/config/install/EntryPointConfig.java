@@ -9,9 +9,10 @@ import io.micronaut.core.annotation.Nullable;
  * @param address          {@code [host]:port}; required
  * @param transport        lifecycle and timeouts
  * @param forwardedHeaders trust of incoming {@code X-Forwarded-*} headers
+ * @param http             defaults for the routers on this entry point (middlewares)
  */
 public record EntryPointConfig(@Nullable String address, @Nullable TransportConfig transport,
-                               @Nullable ForwardedHeadersConfig forwardedHeaders) {
+                               @Nullable ForwardedHeadersConfig forwardedHeaders, @Nullable EntryPointHttpConfig http) {
 
     public EntryPointConfig {
         if (address == null || address.isBlank()) {
@@ -24,10 +25,11 @@ public record EntryPointConfig(@Nullable String address, @Nullable TransportConf
         }
         transport = transport == null ? TransportConfig.DEFAULT : transport;
         forwardedHeaders = forwardedHeaders == null ? ForwardedHeadersConfig.DEFAULT : forwardedHeaders;
+        http = http == null ? EntryPointHttpConfig.DEFAULT : http;
     }
 
     public static EntryPointConfig at(String address) {
-        return new EntryPointConfig(address, null, null);
+        return new EntryPointConfig(address, null, null, null);
     }
 
     public ListenAddress listenAddress() {

@@ -12,9 +12,11 @@ import java.util.Map;
  * @param ping        the health endpoint; {@code null} when disabled
  * @param log         the proxy's own log
  * @param providers   dynamic configuration sources
+ * @param serversTransport how backends are reached
  */
 public record InstallConfig(@Nullable Map<String, EntryPointConfig> entryPoints, @Nullable PingConfig ping,
-                            @Nullable LogConfig log, @Nullable ProvidersConfig providers) {
+                            @Nullable LogConfig log, @Nullable ProvidersConfig providers,
+                            @Nullable ServersTransportConfig serversTransport) {
 
     /** Name and port of the internal entry point created for ping when it is not defined (as in Traefik). */
     public static final String INTERNAL_ENTRY_POINT = "proxy";
@@ -29,6 +31,7 @@ public record InstallConfig(@Nullable Map<String, EntryPointConfig> entryPoints,
         entryPoints = java.util.Collections.unmodifiableMap(eps);
         log = log == null ? LogConfig.DEFAULT : log;
         providers = providers == null ? ProvidersConfig.NONE : providers;
+        serversTransport = serversTransport == null ? ServersTransportConfig.DEFAULT : serversTransport;
     }
 
     public boolean pingEnabled() {

@@ -1,0 +1,20 @@
+package dev.proxy.config.install;
+
+import io.micronaut.core.annotation.Nullable;
+import java.util.List;
+
+/**
+ * {@code entryPoints.<name>.http}: what applies to every router on the entry point.
+ *
+ * @param middlewares prepended to each router's own middlewares, in order; a name without {@code @provider}
+ *                    resolves in the provider of the router it is applied to
+ */
+public record EntryPointHttpConfig(@Nullable List<String> middlewares) {
+
+    public static final EntryPointHttpConfig DEFAULT = new EntryPointHttpConfig(null);
+
+    public EntryPointHttpConfig {
+        middlewares = middlewares == null ? List.of()
+                : middlewares.stream().map(String::trim).filter(m -> !m.isEmpty()).toList();
+    }
+}

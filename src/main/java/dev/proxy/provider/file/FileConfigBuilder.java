@@ -1,0 +1,78 @@
+package dev.proxy.provider.file;
+
+import dev.proxy.config.decode.ConfigException;
+import dev.proxy.config.decode.RecordDecoder;
+import dev.proxy.config.decode.YamlEntries;
+import dev.proxy.config.dynamic.DynamicConfig;
+import dev.proxy.config.dynamic.HttpConfig;
+import dev.proxy.config.dynamic.Middleware;
+import dev.proxy.config.dynamic.Router;
+import dev.proxy.config.dynamic.Service;
+import java.io.StringReader;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Builds the file provider's configuration from its files (pure: no I/O, no logging). Each file is a complete YAML
+ * document decoded on its own; the files are then combined in the order given (by name). A resource name that a
+ * later file defines again is skipped with a warning naming both files: the first definition wins, as in Traefik.
+ * Any broken file fails the whole build, so that a half-applied directory never replaces a good one.
+ */
+final class FileConfigBuilder {
+
+    /** The combined configuration and the warnings to log about it. */
+    record Built(DynamicConfig config, List<String> warnings) {
+        Built {
+            warnings = List.copyOf(warnings);
+        }
+    }
+
+    private FileConfigBuilder() {
+    }
+
+    /** @throws ConfigException naming the file, line, key and value of the first problem found */
+    static Built build(List<SourceFile> files) {
+        List<String> warnings = new ArrayList<>();
+        Combined<Router> routers = new Combined<>("router", warnings);
+        Combined<Service> services = new Combined<>("service", warnings);
+        Combined<Middleware> middlewares = new Combined<>("middleware", warnings);
+        for (SourceFile file : files) {
+            String name = file.path().toString();
+            DynamicConfig config = RecordDecoder.decode(DynamicConfig.class,
+                    YamlEntries.read(new StringReader(file.content()), name));
+            HttpConfig http = config.http();
+            routers.add(http.routers(), name);
+            services.add(http.services(), name);
+            middlewares.add(http.middlewares(), name);
+        }
+        return new Built(new DynamicConfig(new HttpConfig(routers.values, services.values, middlewares.values)),
+                warnings);
+    }
+
+    /** One kind of resource from every file, first definition winning. */
+    private static final class Combined<V> {
+        private final String kind;
+        private final List<String> warnings;
+        private final Map<String, V> values = new LinkedHashMap<>();
+        private final Map<String, String> definedIn = new LinkedHashMap<>();
+
+        Combined(String kind, List<String> warnings) {
+            this.kind = kind;
+            this.warnings = warnings;
+        }
+
+        void add(Map<String, V> resources, String file) {
+            resources.forEach((name, value) -> {
+                String first = definedIn.putIfAbsent(name, file);
+                if (first == null) {
+                    values.put(name, value);
+                } else {
+                    warnings.add(kind + " \"" + name + "\" is defined in " + first + " and again in " + file
+                            + ": keeping the definition from " + first);
+                }
+            });
+        }
+    }
+}

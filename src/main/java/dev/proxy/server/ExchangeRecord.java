@@ -1,0 +1,24 @@
+package dev.proxy.server;
+
+import io.micronaut.core.annotation.Nullable;
+import io.netty.handler.codec.http.HttpRequest;
+import java.net.InetAddress;
+
+/**
+ * What happened to one request, for access logs and metrics.
+ *
+ * @param entryPoint    entry point name
+ * @param router        qualified router name, null when no router matched (404)
+ * @param service       qualified service name (or internal service), null when none
+ * @param request       the request head as received (method, URI, headers; backends may have rewritten parts)
+ * @param client        client address
+ * @param status        response status, 0 when no response was sent (client gone, aborted)
+ * @param bytesSent     response body bytes written
+ * @param startNanos    System.nanoTime when the request head arrived
+ * @param durationNanos until the response was complete (or the exchange ended)
+ * @param internal      served by an internal service (ping, api): left out unless {@code addInternals}
+ */
+public record ExchangeRecord(String entryPoint, @Nullable String router, @Nullable String service, HttpRequest request,
+                             InetAddress client, int status, long bytesSent, long startNanos, long durationNanos,
+                             boolean internal) {
+}

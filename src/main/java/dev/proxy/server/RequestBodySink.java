@@ -1,0 +1,13 @@
+package dev.proxy.server;
+
+import io.netty.handler.codec.http.HttpContent;
+
+/** Receives the request body of an exchange, chunk by chunk, taking ownership of each chunk. */
+public interface RequestBodySink {
+
+    void onRequestContent(HttpContent content);
+
+    /** The client's current read burst ended: flush what was written for it. */
+    default void flush() {
+    }
+}

@@ -1,0 +1,179 @@
+package dev.proxy.server;
+
+import dev.proxy.config.dynamic.Middleware;
+import dev.proxy.config.dynamic.Router;
+import dev.proxy.config.dynamic.Service;
+import dev.proxy.config.dynamic.WeightedService;
+import dev.proxy.config.install.EntryPointConfig;
+import dev.proxy.config.install.InstallConfig;
+import dev.proxy.middleware.Middlewares;
+import dev.proxy.ping.PingHandler;
+import dev.proxy.rules.HttpRule;
+import dev.proxy.rules.IpRanges;
+import dev.proxy.rules.RuleSyntaxException;
+import dev.proxy.server.balance.LoadBalancedService;
+import dev.proxy.server.balance.ServiceHandler;
+import dev.proxy.server.balance.WeightedServiceHandler;
+import dev.proxy.server.forward.Forwarder;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * Compiles a merged dynamic configuration (qualified names) into a {@link RoutingSnapshot}: rules, middleware chains
+ * and services. A router that cannot be built (bad rule, unknown service or middleware, invalid middleware
+ * configuration) is disabled with a reason; the others serve. Services whose configuration did not change keep
+ * their handler (and with it health state and round-robin position).
+ */
+final class RoutingCompiler {
+
+    static final String PING_SERVICE = "ping@internal";
+
+    private final InstallConfig install;
+    private final Forwarder forwarder;
+    private final PingHandler ping;
+    private final Middlewares middlewares;
+    private final Map<String, Predicate<Exchange>> trustByEntryPoint = new HashMap<>();
+
+    /** The result: the snapshot, the service handlers it uses (for reuse next time) and the problems found. */
+    record Result(RoutingSnapshot snapshot, Map<String, CompiledService> services, Map<String, String> errors) {
+    }
+
+    /** A service handler and the configuration it was built from. */
+    record CompiledService(Service config, ServiceHandler handler) {
+    }
+
+    RoutingCompiler(InstallConfig install, Forwarder forwarder, PingHandler ping, Middlewares middlewares) {
+        this.install = install;
+        this.forwarder = forwarder;
+        this.ping = ping;
+        this.middlewares = middlewares;
+        install.entryPoints().forEach((name, ep) -> trustByEntryPoint.put(name, trust(ep)));
+    }
+
+    Result compile(Map<String, Router> routers, Map<String, Service> services, Map<String, Middleware> middlewares,
+                   Map<String, CompiledService> previous) {
+        Map<String, String> errors = new LinkedHashMap<>();
+        Map<String, CompiledService> built = new LinkedHashMap<>();
+        Middlewares.Generation builtMiddlewares = this.middlewares.generation(middlewares, this::trusted);
+        List<Map.Entry<String, Route>> routes = new ArrayList<>(RoutingService.internalRoutes(install, ping));
+        for (Map.Entry<String, Router> e : routers.entrySet()) {
+            String name = e.getKey();
+            Router router = e.getValue();
+            try {
+                HttpRule rule = compileRule(router.rule());
+                RouteHandler service = serviceHandler(router.service(), services, previous, built, new HashSet<>());
+                long priority = router.priority() != 0 ? router.priority() : rule.defaultPriority();
+                List<Map.Entry<String, Route>> own = new ArrayList<>();
+                for (String ep : entryPointsOf(router)) {
+                    // The entry point's middlewares come first, then the router's own (as Traefik prepends them).
+                    List<String> chain = new ArrayList<>(install.entryPoints().get(ep).http().middlewares());
+                    chain.addAll(router.middlewares());
+                    RouteHandler handler = builtMiddlewares.wrap(name, chain, service);
+                    own.add(Map.entry(ep, new Route(name, rule::matches, priority, handler)));
+                }
+                routes.addAll(own);
+            } catch (IllegalArgumentException bad) {
+                errors.put(name, bad.getMessage());
+            }
+        }
+        builtMiddlewares.publish();
+        previous.forEach((name, old) -> {
+            if (built.get(name) != old) {
+                old.handler().close();
+            }
+        });
+        return new Result(new RoutingSnapshot(routes), built, errors);
+    }
+
+    private static HttpRule compileRule(String rule) {
+        if (rule.isBlank()) {
+            throw new IllegalArgumentException("no rule");
+        }
+        try {
+            return HttpRule.compile(rule);
+        } catch (RuleSyntaxException e) {
+            throw new IllegalArgumentException("invalid rule: " + e.getMessage());
+        }
+    }
+
+    private List<String> entryPointsOf(Router config) {
+        if (config.entryPoints().isEmpty()) {
+            // Like Traefik: routers without entry points listen on all of them except the internal one.
+            List<String> all = new ArrayList<>(install.entryPoints().keySet());
+            all.remove(InstallConfig.INTERNAL_ENTRY_POINT);
+            return all;
+        }
+        for (String ep : config.entryPoints()) {
+            if (!install.entryPoints().containsKey(ep)) {
+                throw new IllegalArgumentException("entry point \"" + ep + "\" does not exist");
+            }
+        }
+        return config.entryPoints();
+    }
+
+    private RouteHandler serviceHandler(String name, Map<String, Service> services, Map<String, CompiledService> previous,
+                                        Map<String, CompiledService> built, Set<String> visiting) {
+        if (name.isEmpty()) {
+            throw new IllegalArgumentException("no service given");
+        }
+        if (name.equals(PING_SERVICE)) {
+            if (!install.pingEnabled()) {
+                throw new IllegalArgumentException("service ping@internal: ping is not enabled");
+            }
+            return ping;
+        }
+        return service(name, services, previous, built, visiting);
+    }
+
+    private ServiceHandler service(String name, Map<String, Service> services, Map<String, CompiledService> previous,
+                                   Map<String, CompiledService> built, Set<String> visiting) {
+        CompiledService done = built.get(name);
+        if (done != null) {
+            return done.handler();
+        }
+        Service config = services.get(name);
+        if (config == null) {
+            throw new IllegalArgumentException("the service \"" + name + "\" does not exist");
+        }
+        if (!visiting.add(name)) {
+            throw new IllegalArgumentException("service " + name + " refers to itself through weighted services");
+        }
+        CompiledService old = previous.get(name);
+        ServiceHandler handler;
+        if (old != null && old.config().equals(config)) {
+            handler = old.handler();
+        } else if (config.loadBalancer() != null) {
+            handler = new LoadBalancedService(name, config.loadBalancer(), forwarder, this::trusted);
+        } else {
+            List<ServiceHandler> children = new ArrayList<>();
+            List<Integer> weights = new ArrayList<>();
+            for (WeightedService member : config.weighted().services()) {
+                children.add(service(member.name(), services, previous, built, visiting));
+                weights.add(member.weight());
+            }
+            handler = new WeightedServiceHandler(name, children, weights, config.weighted().sticky());
+        }
+        visiting.remove(name);
+        built.put(name, new CompiledService(config, handler));
+        return handler;
+    }
+
+    private boolean trusted(Exchange exchange) {
+        Predicate<Exchange> p = trustByEntryPoint.get(exchange.entryPoint());
+        return p != null && p.test(exchange);
+    }
+
+    private static Predicate<Exchange> trust(EntryPointConfig ep) {
+        if (ep.forwardedHeaders().insecure()) {
+            return ex -> true;
+        }
+        IpRanges trusted = IpRanges.parse(ep.forwardedHeaders().trustedIPs());
+        return trusted.isEmpty() ? ex -> false : ex -> trusted.contains(ex.clientAddress());
+    }
+}

@@ -1,0 +1,100 @@
+package dev.proxy.testing;
+
+import dev.proxy.config.decode.CommandLineEntries;
+import dev.proxy.config.decode.ConfigEntry;
+import dev.proxy.config.decode.RecordDecoder;
+import dev.proxy.config.decode.YamlEntries;
+import dev.proxy.config.dynamic.ConfigurationMerger;
+import dev.proxy.config.dynamic.DynamicConfig;
+import dev.proxy.config.install.InstallConfig;
+import dev.proxy.middleware.Middlewares;
+import dev.proxy.ping.PingEndpoint;
+import dev.proxy.ping.PingHandler;
+import dev.proxy.server.forward.BackendPool;
+import dev.proxy.server.forward.Forwarder;
+import dev.proxy.provider.ConfigurationWatcher;
+import dev.proxy.provider.Provider;
+import dev.proxy.server.EntryPoint;
+import dev.proxy.server.NettyTransport;
+import dev.proxy.server.ProxyServer;
+import dev.proxy.server.RoutingService;
+import java.util.ArrayList;
+import java.io.StringReader;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The data plane wired by hand (no DI container) on ephemeral loopback ports, for in-JVM tests over real sockets:
+ * install flags in, a dynamic YAML configuration applied as provider {@code file}.
+ */
+public final class DataPlane implements AutoCloseable {
+
+    public final InstallConfig install;
+    public final NettyTransport transport = new NettyTransport();
+    public final PingEndpoint pingEndpoint;
+    public final RoutingService routing;
+    public final Middlewares middlewares;
+    public final ProxyServer server;
+    private final List<Provider> providers = new ArrayList<>();
+    private ConfigurationWatcher watcher;
+
+    /** Finished exchanges, in order (listeners see them on the event loop). */
+    public final List<dev.proxy.server.ExchangeRecord> exchanges = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<dev.proxy.server.ExchangeListener> listeners = List.of(exchanges::add);
+
+    public DataPlane(String... installFlags) {
+        this(new Middlewares(), installFlags);
+    }
+
+    /** @param middlewares the middleware factory (tests give it a fake clock); closed with the data plane */
+    public DataPlane(Middlewares middlewares, String... installFlags) {
+        this.middlewares = middlewares;
+        List<ConfigEntry> entries = CommandLineEntries.fromFlags(List.of(installFlags));
+        install = RecordDecoder.decode(InstallConfig.class, entries);
+        pingEndpoint = new PingEndpoint(install);
+        PingHandler ping = new PingHandler(pingEndpoint);
+        Forwarder forwarder = new Forwarder(new BackendPool(transport, install), install);
+        routing = new RoutingService(install, ping, forwarder, middlewares);
+        server = new ProxyServer(install, transport, routing, pingEndpoint, listeners);
+        server.start();
+    }
+
+    public int port(String entryPoint) {
+        return server.entryPoints().get(entryPoint).port();
+    }
+
+    public String url(String entryPoint, String path) {
+        return "http://127.0.0.1:" + port(entryPoint) + path;
+    }
+
+    /** Applies a dynamic YAML configuration as the only provider, {@code file}: names get {@code @file}. */
+    public void apply(String yaml) {
+        apply("file", yaml);
+    }
+
+    /** Applies a dynamic YAML configuration as the only provider, {@code provider}: names get {@code @provider}. */
+    public void apply(String provider, String yaml) {
+        DynamicConfig c = RecordDecoder.decode(DynamicConfig.class, YamlEntries.read(new StringReader(yaml), "test"));
+        routing.onMergedConfig(ConfigurationMerger.merge(Map.of(provider, c)));
+    }
+
+    /**
+     * Runs a real provider the way the program does: its configurations go through a {@link ConfigurationWatcher}
+     * (throttle from the install flags) into the routing.
+     */
+    public void run(Provider provider) {
+        if (watcher == null) {
+            watcher = new ConfigurationWatcher(install, List.of(routing));
+        }
+        providers.add(provider);
+        provider.start(watcher);
+    }
+
+    @Override
+    public void close() {
+        providers.forEach(Provider::stop);
+        server.entryPoints().values().forEach(EntryPoint::stopAccepting);
+        transport.close();
+        middlewares.close();
+    }
+}
