@@ -12,6 +12,7 @@ import dev.proxy.systemd.Systemd;
 import io.micronaut.context.ApplicationContext;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -35,12 +36,21 @@ final class Serve {
     private final AtomicBoolean stopping = new AtomicBoolean();
     private final Systemd systemd = new Systemd(System.getenv());
     private final CountDownLatch stopped = new CountDownLatch(1);
+    private final CompletableFuture<Running> running = new CompletableFuture<>();
+
+    /** What a graceful shutdown stops, once the start has got that far. */
+    private record Running(ProxyServer server, ApplicationContext context) {
+    }
 
     Serve(InstallConfigLoader.Loaded loaded) {
         this.loaded = loaded;
     }
 
     int run() {
+        // Handlers before anything else: a signal during start-up is acted on once the entry points are bound,
+        // instead of the JVM's default (exit at once with 143 while a load balancer may already send requests).
+        Signal.handle(new Signal("TERM"), s -> onSignal(s.getName()));
+        Signal.handle(new Signal("INT"), s -> onSignal(s.getName()));
         long configured = uptimeMillis();
         InstallConfig config = loaded.config();
         applyLogLevel(config.log());
@@ -70,11 +80,10 @@ final class Serve {
                 configured, contextStarted - configured, started - contextStarted);
         // Providers start once the entry points are bound; they stop when the context closes (@PreDestroy).
         context.getBean(Providers.class).start();
-        Signal.handle(new Signal("TERM"), s -> beginShutdown(server, context, s.getName()));
-        Signal.handle(new Signal("INT"), s -> beginShutdown(server, context, s.getName()));
         systemd.ready(config, server);
+        running.complete(new Running(server, context));
         if (Boolean.getBoolean(CDS_TRAINING_PROPERTY)) {
-            trainingRun(server, context);
+            trainingRun(server);
         }
         try {
             stopped.await();
@@ -89,31 +98,33 @@ final class Serve {
      * requests a running proxy serves, then shuts down as on SIGTERM, so that the archive written at exit holds the
      * classes of start-up, of the request path and of shutdown.
      */
-    private void trainingRun(ProxyServer server, ApplicationContext context) {
+    private void trainingRun(ProxyServer server) {
         server.entryPoints().values().forEach(ep -> {
             for (String path : List.of("/ping", "/cds-training")) {
                 new PingProbe(PingProbe.uri(ep.config().listenAddress(), ep.port(), path), Duration.ofSeconds(5)).send();
             }
         });
         LOG.info("class-data sharing training run: requests served, shutting down");
-        beginShutdown(server, context, "TERM");
+        onSignal("TERM");
     }
 
-    private void beginShutdown(ProxyServer server, ApplicationContext context, String signal) {
+    /** SIGTERM or SIGINT: the graceful shutdown, on its own thread; a second signal exits at once with 1. */
+    private void onSignal(String signal) {
         if (!stopping.compareAndSet(false, true)) {
             LOG.warn("second SIG{} during shutdown: exiting now", signal);
             Runtime.getRuntime().halt(1);
             return;
         }
-        LOG.info("received SIG{}: graceful shutdown", signal);
-        systemd.stopping();
-        Thread t = new Thread(() -> {
-            server.shutdown();
-            context.close();
-            LOG.info("stopped");
-            stopped.countDown();
-        }, "proxy-shutdown");
-        t.start();
+        LOG.info("received SIG{}: graceful shutdown{}", signal, running.isDone() ? "" : " once started");
+        running.thenAccept(r -> {
+            systemd.stopping();
+            new Thread(() -> {
+                r.server().shutdown();
+                r.context().close();
+                LOG.info("stopped");
+                stopped.countDown();
+            }, "proxy-shutdown").start();
+        });
     }
 
     /**
