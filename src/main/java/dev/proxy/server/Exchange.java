@@ -41,6 +41,7 @@ public final class Exchange implements RequestFacts {
 
     private final ChannelHandlerContext ctx;
     private final HttpRequest request;
+    private final String originalUri;
     private final HttpConnectionHandler connection;
     private final String originalHost;
     private final boolean clientKeepAlive;
@@ -53,6 +54,7 @@ public final class Exchange implements RequestFacts {
     private boolean requestComplete;
     private boolean responded;
     private boolean keepAlive;
+    private boolean mustClose;
     private List<Consumer<HttpResponse>> responseHeadHooks;
     private List<ResponseBodyFilter> bodyFilters;
     private HttpResponse heldHead;
@@ -69,6 +71,7 @@ public final class Exchange implements RequestFacts {
         this.request = request;
         this.connection = connection;
         this.originalHost = request.headers().get(HttpHeaderNames.HOST, "");
+        this.originalUri = request.uri();
         // Decided before any handler rewrites the head for a backend (which removes Connection).
         this.clientKeepAlive = HttpUtil.isKeepAlive(request);
         this.clientVersion = request.protocolVersion();
@@ -358,7 +361,7 @@ public final class Exchange implements RequestFacts {
                 hold |= f.holdsHead();
             }
         }
-        keepAlive = clientKeepAlive && connection.mayKeepAlive();
+        keepAlive = clientKeepAlive && !mustClose && connection.mayKeepAlive();
         if (!keepAlive) {
             head.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
         } else if (clientVersion.equals(HttpVersion.HTTP_1_0)) {
@@ -419,6 +422,7 @@ public final class Exchange implements RequestFacts {
 
     /** Marks the keep-alive decision void: the connection closes after this response (e.g. after an upgrade). */
     public void closeAfterResponse() {
+        mustClose = true;
         keepAlive = false;
     }
 
@@ -445,7 +449,8 @@ public final class Exchange implements RequestFacts {
     ExchangeRecord record() {
         RouteHandler handler = route == null ? null : route.handler();
         return new ExchangeRecord(entryPoint(), route == null ? null : route.name(),
-                handler == null ? null : handler.name(), request, clientAddress(), status, bytesSent, startNanos,
+                handler == null ? null : handler.name(), request.method().name(), originalUri,
+                clientVersion.text(), originalHost, request.headers(), clientAddress(), status, bytesSent, startNanos,
                 System.nanoTime() - startNanos, handler != null && handler.name().endsWith("@internal"));
     }
 

@@ -1,7 +1,7 @@
 package dev.proxy.server;
 
 import io.micronaut.core.annotation.Nullable;
-import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpHeaders;
 import java.net.InetAddress;
 
 /**
@@ -10,7 +10,11 @@ import java.net.InetAddress;
  * @param entryPoint    entry point name
  * @param router        qualified router name, null when no router matched (404)
  * @param service       qualified service name (or internal service), null when none
- * @param request       the request head as received (method, URI, headers; backends may have rewritten parts)
+ * @param method        request method
+ * @param uri           the request target as the client sent it (before any rewriting middleware)
+ * @param protocol      {@code HTTP/1.1}, {@code HTTP/1.0}
+ * @param host          the Host header as sent
+ * @param headers       the request headers (as forwarded: hop-by-hop removed, forwarded headers set)
  * @param client        client address
  * @param status        response status, 0 when no response was sent (client gone, aborted)
  * @param bytesSent     response body bytes written
@@ -18,7 +22,8 @@ import java.net.InetAddress;
  * @param durationNanos until the response was complete (or the exchange ended)
  * @param internal      served by an internal service (ping, api): left out unless {@code addInternals}
  */
-public record ExchangeRecord(String entryPoint, @Nullable String router, @Nullable String service, HttpRequest request,
+public record ExchangeRecord(String entryPoint, @Nullable String router, @Nullable String service, String method,
+                             String uri, String protocol, String host, HttpHeaders headers,
                              InetAddress client, int status, long bytesSent, long startNanos, long durationNanos,
                              boolean internal) {
 }
