@@ -11,13 +11,20 @@ import dev.proxy.middleware.Middlewares;
 import dev.proxy.ping.PingHandler;
 import dev.proxy.provider.MergedConfigListener;
 import dev.proxy.server.forward.Forwarder;
+import dev.proxy.tls.CertificateFiles;
 import dev.proxy.tls.SelfSignedCertificate;
 import dev.proxy.tls.ServerCertificate;
 import dev.proxy.tls.TlsCompiler;
 import dev.proxy.tls.TlsSnapshot;
 import dev.proxy.tls.acme.AcmeHttpChallengeHandler;
 import dev.proxy.tls.acme.CertificateResolvers;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +42,8 @@ public class RoutingService implements MergedConfigListener {
 
     /** Above every user router, as Traefik's internal ping router. */
     static final long INTERNAL_PRIORITY = Long.MAX_VALUE;
+    /** How often certificate files are checked for changes. */
+    static final Duration FILE_CHECK = Duration.ofSeconds(2);
 
     private static final Logger LOG = LoggerFactory.getLogger(RoutingService.class);
 
@@ -48,6 +57,8 @@ public class RoutingService implements MergedConfigListener {
     private TlsConfig lastTls = TlsConfig.EMPTY;
     private TlsCompiler.Options lastOptions;
     private Map<String, Map<String, String>> lastOptionsByHost = Map.of();
+    private volatile CertificateFiles files = CertificateFiles.of(TlsConfig.EMPTY);
+    private final ScheduledExecutorService fileCheck;
 
     public RoutingService(InstallConfig config, PingHandler ping, Forwarder forwarder, Middlewares middlewares,
                           CertificateResolvers resolvers) {
@@ -60,6 +71,9 @@ public class RoutingService implements MergedConfigListener {
         this.current = new AtomicReference<>(new RoutingSnapshot(internalRoutes(config, ping, resolvers), tls));
         this.compiler = new RoutingCompiler(config, forwarder, ping, middlewares, resolvers);
         resolvers.onChange(this::certificatesChanged);
+        fileCheck = Executors.newSingleThreadScheduledExecutor(new DefaultThreadFactory("proxy-tls-files", true));
+        fileCheck.scheduleWithFixedDelay(this::checkCertificateFiles, FILE_CHECK.toMillis(), FILE_CHECK.toMillis(),
+                TimeUnit.MILLISECONDS);
     }
 
     @Override
@@ -96,18 +110,35 @@ public class RoutingService implements MergedConfigListener {
                 routers.size() - result.errors().size(), result.services().size());
     }
 
-    /** A resolver obtained or renewed a certificate: the same routes, new TLS settings. */
+    /** A resolver obtained or renewed a certificate, or a file changed: the same routes, new TLS settings. */
     private synchronized void certificatesChanged() {
         current.set(current.get().withTls(tlsSnapshot()));
     }
 
+    private void checkCertificateFiles() {
+        try {
+            if (files.changed()) {
+                LOG.info("TLS certificate files changed: reloading them");
+                certificatesChanged();
+            }
+        } catch (RuntimeException e) {
+            LOG.error("TLS certificate reload failed", e);
+        }
+    }
+
     private TlsSnapshot tlsSnapshot() {
+        files = CertificateFiles.of(lastTls); // before reading them: a change while reading is seen next time
         TlsCompiler.Certificates certificates = tlsCompiler.certificates(lastTls, resolvers.certificates());
         certificates.errors().forEach(e -> LOG.error("TLS {}", e));
         lastOptions.valid().values().stream().filter(o -> o.curvePreferencesIgnored()).forEach(o ->
                 LOG.warn("TLS options {}: curvePreferences need Java 20 or later; this JVM uses its default groups",
                         o.name()));
         return new TlsSnapshot(certificates.store(), lastOptions.valid(), lastOptionsByHost);
+    }
+
+    @PreDestroy
+    public void close() {
+        fileCheck.shutdownNow();
     }
 
     /** Routers disabled by the last configuration, with the reason. */

@@ -114,5 +114,6 @@ public final class DataPlane implements AutoCloseable {
         transport.close();
         middlewares.close();
         resolvers.close();
+        routing.close();
     }
 }
