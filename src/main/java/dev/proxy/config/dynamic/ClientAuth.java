@@ -22,7 +22,7 @@ public record ClientAuth(@Nullable List<String> caFiles, @Nullable ClientAuthTyp
         }
         if (clientAuthType.verified() && caFiles.isEmpty()) {
             // Verifying against "no CA" would either accept nothing or, worse, fall back to the JVM's public roots.
-            throw new InvalidValueException("caFiles", clientAuthType + " needs caFiles to verify client certificates against");
+            throw new InvalidValueException("clientAuthType", clientAuthType + " needs caFiles to verify client certificates against");
         }
     }
 }
