@@ -70,6 +70,14 @@ final class TlsClient {
         }
     }
 
+    /** Handshakes and returns the whole chain served, leaf first. */
+    List<X509Certificate> chain(int port) throws IOException {
+        try (SSLSocket socket = open(port)) {
+            return java.util.Arrays.stream(socket.getSession().getPeerCertificates())
+                    .map(c -> (X509Certificate) c).toList();
+        }
+    }
+
     /** Sends {@code GET path} with {@code Connection: close} and reads the whole response. */
     Response get(int port, String path) throws IOException {
         try (SSLSocket socket = open(port)) {

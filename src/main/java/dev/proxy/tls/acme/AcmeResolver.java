@@ -228,7 +228,7 @@ final class AcmeResolver {
             challenge = http;
             cleanup = () -> challenges.removeHttp(http.getToken());
         } else if (alpn != null) {
-            KeyPair key = KeyPairUtils.createECKeyPair("secp256r1");
+            KeyPair key = KeyPairUtils.createKeyPair(2048); // acme4j signs the challenge certificate with SHA256withRSA
             X509Certificate cert = alpn.createCertificate(key, auth.getIdentifier());
             challenges.addTlsAlpn(domain, ServerCertificate.of(key.getPrivate(), List.of(cert), "acme-tls/1 challenge"));
             challenge = alpn;

@@ -6,9 +6,11 @@ import dev.proxy.provider.Backoff;
 import dev.proxy.tls.ServerCertificate;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import jakarta.annotation.PreDestroy;
+import org.bouncycastle.jce.provider.BouncyCastleProvider;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.nio.file.Path;
+import java.security.Security;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -51,6 +53,11 @@ public class CertificateResolvers implements AutoCloseable {
         this.executor = install.certificatesResolvers().isEmpty() ? null : Executors.unconfigurableScheduledExecutorService(pool);
         if (executor == null) {
             pool.shutdown();
+        }
+        if (executor != null && Security.getProvider(BouncyCastleProvider.PROVIDER_NAME) == null) {
+            // acme4j signs its requests and builds CSRs through the "BC" provider. Added last, so the JDK's own
+            // providers stay the first choice for everything else (TLS included).
+            Security.addProvider(new BouncyCastleProvider());
         }
         Map<Path, AcmeStorage> storages = new HashMap<>();
         install.certificatesResolvers().forEach((name, resolver) -> {
