@@ -3,6 +3,7 @@ package dev.proxy.cli;
 import dev.proxy.config.decode.ConfigException;
 import dev.proxy.config.install.EntryPointConfig;
 import dev.proxy.config.install.InstallConfig;
+import dev.proxy.tls.ProbeTls;
 import java.io.IOException;
 import java.net.HttpURLConnection;
 import java.net.Proxy;
@@ -51,6 +52,7 @@ final class HealthcheckCommand implements Callable<Integer> {
         int millis = (int) dev.proxy.config.decode.GoDuration.parse(timeout).toMillis();
         try {
             HttpURLConnection conn = (HttpURLConnection) target.toURL().openConnection(Proxy.NO_PROXY);
+            ProbeTls.trustLoopback(conn);
             conn.setRequestMethod("HEAD");
             conn.setConnectTimeout(millis);
             conn.setReadTimeout(millis);
@@ -80,8 +82,8 @@ final class HealthcheckCommand implements Callable<Integer> {
             throw new IllegalArgumentException("ping: missing " + name + " entry point");
         }
         var address = ep.listenAddress();
-        // TLS entry points (router TLS, issue 4) will switch the scheme here.
-        return URI.create("http://" + address.dialHost() + ":" + address.port() + (path.startsWith("/") ? path : "/" + path));
+        // On a TLS entry point the ping router is TLS-only: probe over https (see ProbeTls).
+        return URI.create(ProbeTls.scheme(ep) + "://" + address.dialHost() + ":" + address.port() + (path.startsWith("/") ? path : "/" + path));
     }
 
     private static String reason(int status, HttpURLConnection conn) {
