@@ -12,6 +12,7 @@ import dev.proxy.ping.PingEndpoint;
 import dev.proxy.ping.PingHandler;
 import dev.proxy.provider.Backoff;
 import dev.proxy.server.forward.BackendPool;
+import dev.proxy.server.forward.BackendTls;
 import dev.proxy.tls.acme.CertificateResolvers;
 import dev.proxy.server.forward.Forwarder;
 import dev.proxy.provider.ConfigurationWatcher;
@@ -38,6 +39,8 @@ public final class DataPlane implements AutoCloseable {
     public final Middlewares middlewares;
     public final CertificateResolvers resolvers;
     public final ProxyServer server;
+    /** The TLS settings of particular services' backends (Connect services of the registryCatalog provider). */
+    public final BackendTls backendTls = new BackendTls();
     private final List<Provider> providers = new ArrayList<>();
     private ConfigurationWatcher watcher;
 
@@ -65,7 +68,7 @@ public final class DataPlane implements AutoCloseable {
         install = RecordDecoder.decode(InstallConfig.class, entries);
         pingEndpoint = new PingEndpoint(install);
         PingHandler ping = new PingHandler(pingEndpoint);
-        Forwarder forwarder = new Forwarder(new BackendPool(transport, install), install);
+        Forwarder forwarder = new Forwarder(new BackendPool(transport, install, backendTls), install);
         resolvers = new CertificateResolvers(install, retries);
         routing = new RoutingService(install, ping, forwarder, middlewares, resolvers);
         server = new ProxyServer(install, transport, routing, pingEndpoint, resolvers, listeners);
