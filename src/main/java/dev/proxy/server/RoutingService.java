@@ -5,6 +5,7 @@ import dev.proxy.config.dynamic.Middleware;
 import dev.proxy.config.dynamic.Router;
 import dev.proxy.config.dynamic.Service;
 import dev.proxy.config.dynamic.TlsConfig;
+import dev.proxy.config.install.EntryPointConfig;
 import dev.proxy.config.install.InstallConfig;
 import dev.proxy.config.install.PingConfig;
 import dev.proxy.middleware.Middlewares;
@@ -67,7 +68,7 @@ public class RoutingService implements MergedConfigListener {
         this.resolvers = resolvers;
         this.lastOptions = tlsCompiler.options(TlsConfig.EMPTY);
         TlsSnapshot tls = new TlsSnapshot(tlsCompiler.certificates(TlsConfig.EMPTY, resolvers.certificates()).store(),
-                lastOptions.valid(), Map.of());
+                lastOptions.valid(), Map.of(), null);
         this.current = new AtomicReference<>(new RoutingSnapshot(internalRoutes(config, ping, resolvers), tls));
         this.compiler = new RoutingCompiler(config, forwarder, ping, middlewares, resolvers);
         resolvers.onChange(this::certificatesChanged);
@@ -133,7 +134,7 @@ public class RoutingService implements MergedConfigListener {
         lastOptions.valid().values().stream().filter(o -> o.curvePreferencesIgnored()).forEach(o ->
                 LOG.warn("TLS options {}: curvePreferences need Java 20 or later; this JVM uses its default groups",
                         o.name()));
-        return new TlsSnapshot(certificates.store(), lastOptions.valid(), lastOptionsByHost);
+        return new TlsSnapshot(certificates.store(), lastOptions.valid(), lastOptionsByHost, current.get().tls());
     }
 
     @PreDestroy
@@ -160,7 +161,8 @@ public class RoutingService implements MergedConfigListener {
         List<Map.Entry<String, Route>> routes = new ArrayList<>();
         PingConfig pc = config.ping();
         if (pc != null && !pc.manualRouting()) {
-            boolean tls = config.entryPoints().get(pc.entryPoint()).http().tls() != null;
+            EntryPointConfig ep = config.entryPoints().get(pc.entryPoint());
+            boolean tls = ep != null && ep.http().tls() != null;
             routes.add(Map.entry(pc.entryPoint(),
                     new Route("ping@internal", ex -> ex.path().equals("/ping"), INTERNAL_PRIORITY, ping, tls)));
         }

@@ -67,10 +67,4 @@ public final class RoutingSnapshot {
     public TlsSnapshot tls() {
         return tlsSettings;
     }
-
-    /** The routes of an entry point, plain ones then TLS ones. */
-    public List<Route> routes(String entryPoint) {
-        return java.util.stream.Stream.concat(List.of(plain.getOrDefault(entryPoint, NONE)).stream(),
-                List.of(tls.getOrDefault(entryPoint, NONE)).stream()).toList();
-    }
 }

@@ -55,11 +55,12 @@ public final class CompiledTlsOptions {
     private final String[] namedGroups;
     private final io.netty.handler.ssl.ClientAuth clientAuth;
     private final TrustManagerFactory clientTrust;
+    private final List<X509Certificate> clientCas;
     private final List<String> alpn;
 
     private CompiledTlsOptions(String name, TlsOptions config, List<String> protocols, List<String> ciphers,
                                String[] namedGroups, io.netty.handler.ssl.ClientAuth clientAuth,
-                               TrustManagerFactory clientTrust, List<String> alpn) {
+                               TrustManagerFactory clientTrust, List<X509Certificate> clientCas, List<String> alpn) {
         this.name = name;
         this.config = config;
         this.protocols = protocols;
@@ -67,6 +68,7 @@ public final class CompiledTlsOptions {
         this.namedGroups = namedGroups;
         this.clientAuth = clientAuth;
         this.clientTrust = clientTrust;
+        this.clientCas = clientCas;
         this.alpn = alpn;
     }
 
@@ -83,8 +85,21 @@ public final class CompiledTlsOptions {
         String[] namedGroups = config.curvePreferences().stream()
                 .map(c -> TlsOptions.CURVES.get(c.toLowerCase(Locale.ROOT))).toArray(String[]::new);
         ClientAuth auth = config.clientAuth();
+        List<X509Certificate> cas = new ArrayList<>();
+        for (String file : auth.clientAuthType().verified() ? auth.caFiles() : List.<String>of()) {
+            cas.addAll(Pem.certificates(file));
+        }
         return new CompiledTlsOptions(name, config, List.copyOf(protocols), ciphers(config, protocols), namedGroups,
-                nettyClientAuth(auth.clientAuthType()), clientTrust(auth), alpn(config.alpnProtocols()));
+                nettyClientAuth(auth.clientAuthType()), clientTrust(auth.clientAuthType(), cas), List.copyOf(cas),
+                alpn(config.alpnProtocols()));
+    }
+
+    /**
+     * Whether these options would build the same contexts as {@code other} (same settings, same CA certificates read
+     * from the files), so that contexts — and the TLS sessions clients resume with them — survive a reload.
+     */
+    boolean sameAs(CompiledTlsOptions other) {
+        return name.equals(other.name) && config.equals(other.config) && clientCas.equals(other.clientCas);
     }
 
     private static List<String> ciphers(TlsOptions config, List<String> protocols) {
@@ -117,12 +132,12 @@ public final class CompiledTlsOptions {
         return type.required() ? io.netty.handler.ssl.ClientAuth.REQUIRE : io.netty.handler.ssl.ClientAuth.OPTIONAL;
     }
 
-    /** The trust for client certificates: the CA files, or (types that do not verify) anything. */
-    private static TrustManagerFactory clientTrust(ClientAuth auth) {
-        if (auth.clientAuthType() == ClientAuthType.NoClientCert) {
+    /** The trust for client certificates: the CA certificates, or (types that do not verify) anything. */
+    private static TrustManagerFactory clientTrust(ClientAuthType type, List<X509Certificate> cas) {
+        if (type == ClientAuthType.NoClientCert) {
             return null;
         }
-        if (!auth.clientAuthType().verified()) {
+        if (!type.verified()) {
             // RequestClientCert and RequireAnyClientCert ask for a certificate without checking it, as Go does;
             // the application may look at it. Nothing is trusted because of it.
             return InsecureTrustManagerFactory.INSTANCE;
@@ -130,11 +145,8 @@ public final class CompiledTlsOptions {
         try {
             KeyStore store = KeyStore.getInstance("PKCS12");
             store.load(null, null);
-            int i = 0;
-            for (String file : auth.caFiles()) {
-                for (X509Certificate ca : Pem.certificates(file)) {
-                    store.setCertificateEntry("ca-" + i++, ca);
-                }
+            for (int i = 0; i < cas.size(); i++) {
+                store.setCertificateEntry("ca-" + i, cas.get(i));
             }
             TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             factory.init(store);
@@ -195,10 +207,6 @@ public final class CompiledTlsOptions {
 
     public boolean sniStrict() {
         return config.sniStrict();
-    }
-
-    List<String> protocols() {
-        return protocols;
     }
 
     private static MethodHandle namedGroupsSetter() {

@@ -21,6 +21,11 @@ public final class SniSelector extends SniHandler {
 
     /** Time for the whole ClientHello to arrive and, separately, for the handshake to finish. */
     static final long HANDSHAKE_TIMEOUT_MILLIS = 10_000;
+    /**
+     * The largest ClientHello buffered (real ones are a few KiB, post-quantum key shares included); the protocol
+     * allows 16 MiB, which a client could make every connection hold.
+     */
+    static final int MAX_CLIENT_HELLO = 64 * 1024;
 
     private final String entryPoint;
     private final Supplier<TlsSnapshot> snapshot;
@@ -29,7 +34,7 @@ public final class SniSelector extends SniHandler {
     private TlsSnapshot.Selection selection;
 
     public SniSelector(String entryPoint, Supplier<TlsSnapshot> snapshot, AcmeChallenges challenges) {
-        super(host -> null, MAX_CLIENT_HELLO_LENGTH, HANDSHAKE_TIMEOUT_MILLIS); // lookups are overridden below
+        super(host -> null, MAX_CLIENT_HELLO, HANDSHAKE_TIMEOUT_MILLIS); // lookups are overridden below
         this.entryPoint = entryPoint;
         this.snapshot = snapshot;
         this.challenges = challenges;

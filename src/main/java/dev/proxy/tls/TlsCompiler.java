@@ -18,6 +18,7 @@ import java.util.Map;
 public final class TlsCompiler {
 
     private final ServerCertificate generatedDefault;
+    private Map<String, CompiledTlsOptions> previous = Map.of();
 
     /** @param generatedDefault served when no certificate matches and the store names no default */
     public TlsCompiler(ServerCertificate generatedDefault) {
@@ -32,7 +33,10 @@ public final class TlsCompiler {
     public record Certificates(CertificateStore store, List<String> errors) {
     }
 
-    /** Compiles every named option; {@code default} always exists (the built-in one unless configured). */
+    /**
+     * Compiles every named option; {@code default} always exists (the built-in one unless configured). Options that
+     * compile to the same as last time are the same object, which lets {@link TlsSnapshot} keep their contexts.
+     */
     public Options options(TlsConfig tls) {
         Map<String, CompiledTlsOptions> valid = new LinkedHashMap<>();
         Map<String, String> errors = new LinkedHashMap<>();
@@ -40,7 +44,9 @@ public final class TlsCompiler {
         all.putIfAbsent(TlsOptions.DEFAULT_NAME, TlsOptions.DEFAULT);
         all.forEach((name, config) -> {
             try {
-                valid.put(name, CompiledTlsOptions.compile(name, config));
+                CompiledTlsOptions compiled = CompiledTlsOptions.compile(name, config);
+                CompiledTlsOptions before = previous.get(name);
+                valid.put(name, before != null && before.sameAs(compiled) ? before : compiled);
             } catch (IllegalArgumentException e) {
                 errors.put(name, e.getMessage());
             }
@@ -50,6 +56,7 @@ public final class TlsCompiler {
             // built-in default still answers handshakes for names no router claims, so the server keeps a sane TLS.
             valid.put(TlsOptions.DEFAULT_NAME, CompiledTlsOptions.compile(TlsOptions.DEFAULT_NAME, TlsOptions.DEFAULT));
         }
+        previous = Map.copyOf(valid);
         return new Options(valid, errors);
     }
 

@@ -2,6 +2,7 @@ package dev.proxy.tls;
 
 import dev.proxy.config.dynamic.TlsOptions;
 import io.netty.handler.ssl.SslContext;
+import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -41,22 +42,32 @@ public final class TlsSnapshot {
      * @param certificates  the store (with its default certificate)
      * @param options       valid options by name; must hold {@code default}
      * @param optionsByHost per entry point: lower-case host name → options name, from the TLS routers' Host rules
+     * @param previous      the snapshot this one replaces (or null): its contexts for unchanged options and
+     *                      certificates are kept, and with them the sessions clients resume
      */
     public TlsSnapshot(CertificateStore certificates, Map<String, CompiledTlsOptions> options,
-                       Map<String, Map<String, String>> optionsByHost) {
+                       Map<String, Map<String, String>> optionsByHost, TlsSnapshot previous) {
         if (!options.containsKey(TlsOptions.DEFAULT_NAME)) {
             throw new IllegalArgumentException("no default TLS options");
         }
         this.certificates = certificates;
         this.options = Map.copyOf(options);
         this.optionsByHost = Map.copyOf(optionsByHost);
+        if (previous != null) {
+            keepContexts(previous);
+        }
     }
 
-    /** Default options and the given certificates only (no routers yet). */
-    public static TlsSnapshot initial(ServerCertificate defaultCertificate) {
-        return new TlsSnapshot(new CertificateStore(java.util.List.of(), defaultCertificate),
-                Map.of(TlsOptions.DEFAULT_NAME, CompiledTlsOptions.compile(TlsOptions.DEFAULT_NAME, TlsOptions.DEFAULT)),
-                Map.of());
+    private void keepContexts(TlsSnapshot previous) {
+        Map<ServerCertificate, ServerCertificate> current = new HashMap<>();
+        certificates.certificates().forEach(c -> current.putIfAbsent(c, c));
+        current.putIfAbsent(certificates.defaultCertificate(), certificates.defaultCertificate());
+        previous.contexts.forEach((key, context) -> {
+            ServerCertificate same = current.get(key.certificate());
+            if (same != null && options.get(key.options().name()) == key.options()) {
+                contexts.put(new ContextKey(key.options(), same), context);
+            }
+        });
     }
 
     /**

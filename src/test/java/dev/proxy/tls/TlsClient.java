@@ -31,6 +31,8 @@ final class TlsClient {
     private String[] protocols = {"TLSv1.3", "TLSv1.2"};
     private String[] alpn;
     private KeyManager[] keyManagers;
+    /** One per client, so that later connections can resume the session of earlier ones. */
+    private SSLContext context;
 
     /** What a request saw. */
     record Response(X509Certificate certificate, String protocol, String alpn, int status, String body) {
@@ -70,6 +72,13 @@ final class TlsClient {
         }
     }
 
+    /** Handshakes and returns the TLS session's id (the same id again means the session was resumed). */
+    String sessionId(int port) throws IOException {
+        try (SSLSocket socket = open(port)) {
+            return java.util.HexFormat.of().formatHex(socket.getSession().getId());
+        }
+    }
+
     /** Handshakes and returns the whole chain served, leaf first. */
     List<X509Certificate> chain(int port) throws IOException {
         try (SSLSocket socket = open(port)) {
@@ -97,12 +106,13 @@ final class TlsClient {
     }
 
     private SSLSocket open(int port) throws IOException {
-        SSLContext context;
-        try {
-            context = SSLContext.getInstance("TLS");
-            context.init(keyManagers, new TrustManager[]{new AnyServer()}, new SecureRandom());
-        } catch (GeneralSecurityException e) {
-            throw new IOException(e);
+        if (context == null) {
+            try {
+                context = SSLContext.getInstance("TLS");
+                context.init(keyManagers, new TrustManager[]{new AnyServer()}, new SecureRandom());
+            } catch (GeneralSecurityException e) {
+                throw new IOException(e);
+            }
         }
         Socket plain = new Socket();
         plain.connect(new InetSocketAddress("127.0.0.1", port), 5000);

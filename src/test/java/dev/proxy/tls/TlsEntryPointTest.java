@@ -221,6 +221,27 @@ class TlsEntryPointTest {
     }
 
     @Test
+    void sessionsSurviveAReloadThatChangesNeitherOptionsNorCertificate() throws Exception {
+        String yaml = """
+                http:
+                  routers:
+                    a: {rule: "Host(`a.example.com`)", service: secure, tls: {}}
+                    %%s
+                %s
+                tls:
+                  certificates: [%s]
+                """.formatted(services(), certificate("a", "a.example.com"));
+        proxy.apply(yaml.formatted(""));
+        TlsClient client = TlsClient.sni("a.example.com").protocols("TLSv1.2");
+        String first = client.sessionId(port());
+        assertThat(client.sessionId(port())).as("resumed").isEqualTo(first);
+        proxy.apply(yaml.formatted("other: {rule: \"Host(`other.example.com`)\", service: plain}"));
+        assertThat(client.sessionId(port())).as("resumed after an unrelated change").isEqualTo(first);
+        proxy.apply(yaml.formatted("") + "  options:\n    default: {minVersion: VersionTLS12, sniStrict: true}\n");
+        assertThat(client.sessionId(port())).as("new options, new session").isNotEqualTo(first);
+    }
+
+    @Test
     void aCertificateFileRewrittenInPlaceIsServedWithoutAConfigurationChange() throws Exception {
         proxy.apply("""
                 http:
