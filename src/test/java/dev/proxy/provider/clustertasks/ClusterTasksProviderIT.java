@@ -51,8 +51,6 @@ import software.amazon.awssdk.services.ecs.model.NetworkMode;
 class ClusterTasksProviderIT {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
-    private static final List<String> SYSTEM_PROPERTIES = List.of("aws.endpointUrl", "aws.accessKeyId",
-            "aws.secretAccessKey", "aws.region");
 
     private static MotoServer moto;
     private static EcsSeed seed;
@@ -66,16 +64,12 @@ class ClusterTasksProviderIT {
     static void emulator(MotoServer server) {
         moto = server;
         seed = new EcsSeed(server);
-        // The SDK's standard settings, as AWS_ENDPOINT_URL etc. would be for a separate process.
-        System.setProperty("aws.endpointUrl", server.endpoint().toString());
-        System.setProperty("aws.accessKeyId", server.env().get("AWS_ACCESS_KEY_ID"));
-        System.setProperty("aws.secretAccessKey", server.env().get("AWS_SECRET_ACCESS_KEY"));
-        System.setProperty("aws.region", "us-east-1");
+        EcsSeed.pointSdkAt(server);
     }
 
     @AfterAll
     static void clear() {
-        SYSTEM_PROPERTIES.forEach(System::clearProperty);
+        EcsSeed.clearSdkSettings();
         seed.close();
     }
 

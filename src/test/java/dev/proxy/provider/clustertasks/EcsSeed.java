@@ -49,6 +49,24 @@ final class EcsSeed implements AutoCloseable {
                 .httpClient(UrlConnectionHttpClient.create()).overrideConfiguration(once).build();
     }
 
+    private static final List<String> SDK_PROPERTIES = List.of("aws.endpointUrl", "aws.accessKeyId",
+            "aws.secretAccessKey", "aws.region");
+
+    /**
+     * Points the AWS SDK's standard settings at the emulator, as {@code AWS_ENDPOINT_URL} etc. would for a separate
+     * process, so that clients built the way the program builds them talk to it. Undone by {@link #clearSdkSettings}.
+     */
+    static void pointSdkAt(MotoServer server) {
+        System.setProperty("aws.endpointUrl", server.endpoint().toString());
+        System.setProperty("aws.accessKeyId", server.env().get("AWS_ACCESS_KEY_ID"));
+        System.setProperty("aws.secretAccessKey", server.env().get("AWS_SECRET_ACCESS_KEY"));
+        System.setProperty("aws.region", REGION.id());
+    }
+
+    static void clearSdkSettings() {
+        SDK_PROPERTIES.forEach(System::clearProperty);
+    }
+
     String cluster(String name) {
         ecs.createCluster(r -> r.clusterName(name));
         return name;
