@@ -1,15 +1,13 @@
 package dev.proxy.tls;
 
 import dev.proxy.config.install.EntryPointConfig;
+import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import java.net.InetAddress;
 import java.net.URLConnection;
 import java.net.UnknownHostException;
 import java.security.GeneralSecurityException;
-import java.security.cert.X509Certificate;
 import javax.net.ssl.HttpsURLConnection;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509TrustManager;
 
 /**
  * TLS for {@code proxy healthcheck}'s probe of its own ping entry point.
@@ -37,7 +35,7 @@ public final class ProbeTls {
         }
         try {
             SSLContext context = SSLContext.getInstance("TLS");
-            context.init(null, new TrustManager[]{new AnyCertificate()}, null);
+            context.init(null, InsecureTrustManagerFactory.INSTANCE.getTrustManagers(), null);
             https.setSSLSocketFactory(context.getSocketFactory());
             https.setHostnameVerifier((host, session) -> true);
         } catch (GeneralSecurityException e) {
@@ -58,21 +56,6 @@ public final class ProbeTls {
             return InetAddress.getByName(h).isLoopbackAddress();
         } catch (UnknownHostException e) {
             return false;
-        }
-    }
-
-    private static final class AnyCertificate implements X509TrustManager {
-        @Override
-        public void checkClientTrusted(X509Certificate[] chain, String authType) {
-        }
-
-        @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType) {
-        }
-
-        @Override
-        public X509Certificate[] getAcceptedIssuers() {
-            return new X509Certificate[0];
         }
     }
 }

@@ -11,18 +11,17 @@ import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.security.cert.X509Certificate;
 import java.util.List;
+import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509TrustManager;
 
 /**
  * A test HTTPS client over a raw {@link SSLSocket}, so that the SNI name, the Host header, the protocol versions
  * and the client certificate can each be set on their own. It accepts any server certificate and reports which one
- * it was given.
+ * it was given. Later connections of one client may resume its earlier sessions.
  */
 final class TlsClient {
 
@@ -109,7 +108,8 @@ final class TlsClient {
         if (context == null) {
             try {
                 context = SSLContext.getInstance("TLS");
-                context.init(keyManagers, new TrustManager[]{new AnyServer()}, new SecureRandom());
+                // Trusts every server: these tests look at which certificate was served, not at its chain.
+                context.init(keyManagers, InsecureTrustManagerFactory.INSTANCE.getTrustManagers(), new SecureRandom());
             } catch (GeneralSecurityException e) {
                 throw new IOException(e);
             }
@@ -133,21 +133,5 @@ final class TlsClient {
         ByteArrayOutputStream buffer = new ByteArrayOutputStream();
         in.transferTo(buffer);
         return buffer.toString(StandardCharsets.UTF_8);
-    }
-
-    /** Trusts every server: these tests look at which certificate was served, not at its chain. */
-    private static final class AnyServer implements X509TrustManager {
-        @Override
-        public void checkClientTrusted(X509Certificate[] chain, String authType) {
-        }
-
-        @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType) {
-        }
-
-        @Override
-        public X509Certificate[] getAcceptedIssuers() {
-            return new X509Certificate[0];
-        }
     }
 }

@@ -21,6 +21,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 /** TLS on an entry point over real sockets: certificates by SNI, versions, router TLS, hot reload, 421. */
 class TlsEntryPointTest {
 
+    /** A TLS router for a.example.com to the {@code secure} backend. */
+    private static final String ROUTER_A = "a: {rule: \"Host(`a.example.com`)\", service: secure, tls: {}}";
+
     private static TestPki pki;
 
     @TempDir
@@ -52,18 +55,34 @@ class TlsEntryPointTest {
         return proxy.port("web");
     }
 
+    /**
+     * Applies routers (one YAML line each under {@code http.routers}) with the services {@code secure} and
+     * {@code plain}, and {@code tls} (lines under {@code tls:}).
+     */
+    private void apply(String tls, String... routers) {
+        StringBuilder yaml = new StringBuilder("http:\n  routers:\n");
+        for (String r : routers) {
+            yaml.append("    ").append(r).append('\n');
+        }
+        yaml.append("""
+                  services:
+                    secure: {loadBalancer: {servers: [{url: "%s"}]}}
+                    plain: {loadBalancer: {servers: [{url: "%s"}]}}
+                """.formatted(secure.url(), plain.url()));
+        yaml.append("tls:\n");
+        tls.lines().forEach(l -> yaml.append("  ").append(l).append('\n'));
+        proxy.apply(yaml.toString());
+    }
+
+    /** {@code certificates: [...]} with a new certificate for the names (files {@code <file>.crt/.key}). */
+    private String certificates(String file, String... names) throws Exception {
+        return "certificates: [" + certificate(file, names) + "]";
+    }
+
     /** A certificate (files in the temp dir) as a YAML flow entry of {@code tls.certificates}. */
     private String certificate(String file, String... names) throws Exception {
         Path cert = pki.server(names).write(dir, file);
         return "{certFile: \"" + cert + "\", keyFile: \"" + dir.resolve(file + ".key") + "\"}";
-    }
-
-    private String services() {
-        return """
-                  services:
-                    secure: {loadBalancer: {servers: [{url: "%s"}]}}
-                    plain: {loadBalancer: {servers: [{url: "%s"}]}}
-                """.formatted(secure.url(), plain.url());
     }
 
     private static String name(X509Certificate c) {
@@ -82,51 +101,31 @@ class TlsEntryPointTest {
     void sniPicksTheCertificateAndOtherNamesGetTheGeneratedDefault(String sni, String expected) throws Exception {
         // b is given inline (PEM content in certFile/keyFile), as Traefik allows
         TestPki.Issued b = pki.server("b.example.com");
-        proxy.apply("""
-                http:
-                  routers:
-                    a: {rule: "Host(`a.example.com`)", service: secure, tls: {}}
-                %s
-                tls:
-                  certificates:
-                    - %s
-                    - {certFile: "%s", keyFile: "%s"}
-                    - %s
-                """.formatted(services(), certificate("a", "a.example.com"),
-                b.certificatePem().replace("\n", "\\n"), b.keyPem().replace("\n", "\\n"),
-                certificate("wild", "*.wild.example.com")));
+        apply("""
+                certificates:
+                  - %s
+                  - {certFile: "%s", keyFile: "%s"}
+                  - %s
+                """.formatted(certificate("a", "a.example.com"), b.certificatePem().replace("\n", "\\n"),
+                b.keyPem().replace("\n", "\\n"), certificate("wild", "*.wild.example.com")), ROUTER_A);
         assertThat(name(TlsClient.sni(sni).certificate(port()))).isEqualTo(expected);
     }
 
     @Test
     void aClientWithoutSniGetsTheStoreDefaultCertificateWhenOneIsConfigured() throws Exception {
         Path fallback = pki.server("fallback.example.com").write(dir, "fallback");
-        proxy.apply("""
-                http:
-                  routers:
-                    a: {rule: "Host(`a.example.com`)", service: secure, tls: {}}
-                %s
-                tls:
-                  stores:
-                    default:
-                      defaultCertificate: {certFile: "%s", keyFile: "%s"}
-                """.formatted(services(), fallback, dir.resolve("fallback.key")));
+        apply("""
+                stores:
+                  default:
+                    defaultCertificate: {certFile: "%s", keyFile: "%s"}
+                """.formatted(fallback, dir.resolve("fallback.key")), ROUTER_A);
         assertThat(name(TlsClient.sni(null).certificate(port()))).isEqualTo("fallback.example.com");
         assertThat(name(TlsClient.sni("other.example.com").certificate(port()))).isEqualTo("fallback.example.com");
     }
 
     @Test
     void sniStrictRefusesNamesWithoutACertificate() throws Exception {
-        proxy.apply("""
-                http:
-                  routers:
-                    a: {rule: "Host(`a.example.com`)", service: secure, tls: {}}
-                %s
-                tls:
-                  certificates: [%s]
-                  options:
-                    default: {sniStrict: true}
-                """.formatted(services(), certificate("a", "a.example.com")));
+        apply(certificates("a", "a.example.com") + "\noptions: {default: {sniStrict: true}}", ROUTER_A);
         assertThat(name(TlsClient.sni("a.example.com").certificate(port()))).isEqualTo("a.example.com");
         assertThatThrownBy(() -> TlsClient.sni("unknown.example.com").certificate(port())).isInstanceOf(IOException.class);
         assertThatThrownBy(() -> TlsClient.sni(null).certificate(port())).isInstanceOf(IOException.class);
@@ -134,14 +133,7 @@ class TlsEntryPointTest {
 
     @Test
     void tls12And13AreAcceptedAndTls11IsRefused() throws Exception {
-        proxy.apply("""
-                http:
-                  routers:
-                    a: {rule: "Host(`a.example.com`)", service: secure, tls: {}}
-                %s
-                tls:
-                  certificates: [%s]
-                """.formatted(services(), certificate("a", "a.example.com")));
+        apply(certificates("a", "a.example.com"), ROUTER_A);
         assertThat(TlsClient.sni("a.example.com").protocols("TLSv1.3").get(port(), "/").protocol()).isEqualTo("TLSv1.3");
         TlsClient.Response r12 = TlsClient.sni("a.example.com").protocols("TLSv1.2").get(port(), "/");
         assertThat(r12.protocol()).isEqualTo("TLSv1.2");
@@ -154,17 +146,8 @@ class TlsEntryPointTest {
 
     @Test
     void optionsApplyPerSniName() throws Exception {
-        proxy.apply("""
-                http:
-                  routers:
-                    a: {rule: "Host(`a.example.com`)", service: secure, tls: {}}
-                    modern: {rule: "Host(`modern.example.com`)", service: secure, tls: {options: tls13}}
-                %s
-                tls:
-                  certificates: [%s]
-                  options:
-                    tls13: {minVersion: VersionTLS13}
-                """.formatted(services(), certificate("ab", "a.example.com", "modern.example.com")));
+        apply(certificates("ab", "a.example.com", "modern.example.com") + "\noptions: {tls13: {minVersion: VersionTLS13}}",
+                ROUTER_A, "modern: {rule: \"Host(`modern.example.com`)\", service: secure, tls: {options: tls13}}");
         assertThat(TlsClient.sni("modern.example.com").protocols("TLSv1.3").get(port(), "/").status()).isEqualTo(200);
         assertThatThrownBy(() -> TlsClient.sni("modern.example.com").protocols("TLSv1.2").get(port(), "/"))
                 .isInstanceOf(IOException.class);
@@ -173,17 +156,11 @@ class TlsEntryPointTest {
 
     @Test
     void tlsRoutersServeOnlyTlsConnectionsAndOthersOnlyPlainOnes() throws Exception {
-        proxy.apply("""
-                http:
-                  routers:
-                    secure: {rule: "Host(`a.example.com`)", service: secure, tls: {}}
-                    plain: {rule: "Host(`a.example.com`)", service: plain}
-                    tlsonly: {rule: "Host(`tls-only.example.com`)", service: secure, tls: {}}
-                    plainonly: {rule: "Host(`plain-only.example.com`)", service: plain}
-                %s
-                tls:
-                  certificates: [%s]
-                """.formatted(services(), certificate("a", "a.example.com")));
+        apply(certificates("a", "a.example.com"),
+                ROUTER_A,
+                "plain: {rule: \"Host(`a.example.com`)\", service: plain}",
+                "tlsonly: {rule: \"Host(`tls-only.example.com`)\", service: secure, tls: {}}",
+                "plainonly: {rule: \"Host(`plain-only.example.com`)\", service: plain}");
         assertThat(TlsClient.sni("a.example.com").get(port(), "/").body()).isEqualTo("secure https");
         assertThat(PlainClient.get(port(), "a.example.com").body()).isEqualTo("plain http");
         assertThat(PlainClient.get(port(), "tls-only.example.com").status()).isEqualTo(404);
@@ -192,29 +169,16 @@ class TlsEntryPointTest {
 
     @Test
     void anEntryPointWithoutTlsRoutersDoesNotHandshake() throws Exception {
-        proxy.apply("""
-                http:
-                  routers:
-                    plain: {rule: "Host(`a.example.com`)", service: plain}
-                %s
-                """.formatted(services()));
+        apply("{}", "plain: {rule: \"Host(`a.example.com`)\", service: plain}");
         assertThatThrownBy(() -> TlsClient.sni("a.example.com").certificate(port())).isInstanceOf(IOException.class);
         assertThat(PlainClient.get(port(), "a.example.com").body()).isEqualTo("plain http");
     }
 
     @Test
     void aNewCertificateIsServedFromTheNextHandshakeAfterTheConfigurationChanges() throws Exception {
-        String yaml = """
-                http:
-                  routers:
-                    a: {rule: "Host(`a.example.com`)", service: secure, tls: {}}
-                %s
-                tls:
-                  certificates: [%%s]
-                """.formatted(services());
-        proxy.apply(yaml.formatted(certificate("first", "a.example.com")));
+        apply(certificates("first", "a.example.com"), ROUTER_A);
         X509Certificate first = TlsClient.sni("a.example.com").certificate(port());
-        proxy.apply(yaml.formatted(certificate("second", "a.example.com")));
+        apply(certificates("second", "a.example.com"), ROUTER_A);
         X509Certificate second = TlsClient.sni("a.example.com").certificate(port());
         assertThat(second.getSerialNumber()).isNotEqualTo(first.getSerialNumber());
         assertThat(name(second)).isEqualTo("a.example.com");
@@ -222,35 +186,20 @@ class TlsEntryPointTest {
 
     @Test
     void sessionsSurviveAReloadThatChangesNeitherOptionsNorCertificate() throws Exception {
-        String yaml = """
-                http:
-                  routers:
-                    a: {rule: "Host(`a.example.com`)", service: secure, tls: {}}
-                    %%s
-                %s
-                tls:
-                  certificates: [%s]
-                """.formatted(services(), certificate("a", "a.example.com"));
-        proxy.apply(yaml.formatted(""));
+        String certificates = certificates("a", "a.example.com");
+        apply(certificates, ROUTER_A);
         TlsClient client = TlsClient.sni("a.example.com").protocols("TLSv1.2");
         String first = client.sessionId(port());
         assertThat(client.sessionId(port())).as("resumed").isEqualTo(first);
-        proxy.apply(yaml.formatted("other: {rule: \"Host(`other.example.com`)\", service: plain}"));
+        apply(certificates, ROUTER_A, "other: {rule: \"Host(`other.example.com`)\", service: plain}");
         assertThat(client.sessionId(port())).as("resumed after an unrelated change").isEqualTo(first);
-        proxy.apply(yaml.formatted("") + "  options:\n    default: {minVersion: VersionTLS12, sniStrict: true}\n");
+        apply(certificates + "\noptions: {default: {sniStrict: true}}", ROUTER_A);
         assertThat(client.sessionId(port())).as("new options, new session").isNotEqualTo(first);
     }
 
     @Test
     void aCertificateFileRewrittenInPlaceIsServedWithoutAConfigurationChange() throws Exception {
-        proxy.apply("""
-                http:
-                  routers:
-                    a: {rule: "Host(`a.example.com`)", service: secure, tls: {}}
-                %s
-                tls:
-                  certificates: [%s]
-                """.formatted(services(), certificate("a", "a.example.com")));
+        apply(certificates("a", "a.example.com"), ROUTER_A);
         X509Certificate before = TlsClient.sni("a.example.com").certificate(port());
         // Rewrite both files (as a renewal by certbot would), key first, then the certificate.
         TestPki.Issued renewed = pki.server("a.example.com");
@@ -264,20 +213,14 @@ class TlsEntryPointTest {
 
     @Test
     void aHostWhoseOptionsDifferFromTheSniNamesGets421() throws Exception {
-        proxy.apply("""
-                http:
-                  routers:
-                    a: {rule: "Host(`a.example.com`)", service: secure, tls: {}}
-                    b: {rule: "Host(`b.example.com`)", service: secure, tls: {}}
-                    modern: {rule: "Host(`modern.example.com`)", service: secure, tls: {options: tls13}}
-                %s
-                tls:
-                  certificates: [%s]
-                  options:
-                    tls13: {minVersion: VersionTLS13}
-                """.formatted(services(), certificate("all", "a.example.com", "b.example.com", "modern.example.com")));
+        apply(certificates("all", "a.example.com", "b.example.com", "modern.example.com")
+                        + "\noptions: {tls13: {minVersion: VersionTLS13}}",
+                ROUTER_A,
+                "b: {rule: \"Host(`b.example.com`)\", service: secure, tls: {}}",
+                "modern: {rule: \"Host(`modern.example.com`)\", service: secure, tls: {options: tls13}}");
         assertThat(TlsClient.sni("a.example.com").host("modern.example.com").get(port(), "/").status()).isEqualTo(421);
         assertThat(TlsClient.sni("modern.example.com").host("a.example.com").get(port(), "/").status()).isEqualTo(421);
+        assertThat(TlsClient.sni(null).host("modern.example.com").get(port(), "/").status()).isEqualTo(421);
         // Same options on both names: the connection may be shared (as HTTP/2 clients do).
         assertThat(TlsClient.sni("a.example.com").host("b.example.com").get(port(), "/").status()).isEqualTo(200);
         assertThat(TlsClient.sni("a.example.com").host("a.example.com:443").get(port(), "/").status()).isEqualTo(200);
@@ -285,18 +228,11 @@ class TlsEntryPointTest {
 
     @Test
     void invalidOptionsDisableTheRoutersThatUseThemAndNoOthers() throws Exception {
-        proxy.apply("""
-                http:
-                  routers:
-                    a: {rule: "Host(`a.example.com`)", service: secure, tls: {}}
-                    weak: {rule: "Host(`weak.example.com`)", service: secure, tls: {options: broken}}
-                    typo: {rule: "Host(`typo.example.com`)", service: secure, tls: {options: nosuch}}
-                %s
-                tls:
-                  certificates: [%s]
-                  options:
-                    broken: {cipherSuites: [TLS_NOT_A_REAL_SUITE]}
-                """.formatted(services(), certificate("all", "a.example.com", "weak.example.com")));
+        apply(certificates("all", "a.example.com", "weak.example.com")
+                        + "\noptions: {broken: {cipherSuites: [TLS_NOT_A_REAL_SUITE]}}",
+                ROUTER_A,
+                "weak: {rule: \"Host(`weak.example.com`)\", service: secure, tls: {options: broken}}",
+                "typo: {rule: \"Host(`typo.example.com`)\", service: secure, tls: {options: nosuch}}");
         assertThat(proxy.routing.errors()).containsOnlyKeys("weak@file", "typo@file");
         assertThat(proxy.routing.errors().get("weak@file"))
                 .isEqualTo("TLS options broken@file are invalid: cipher suite TLS_NOT_A_REAL_SUITE is not supported by this JVM");
