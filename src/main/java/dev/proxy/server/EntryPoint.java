@@ -22,8 +22,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One listening entry point: binds its address, serves HTTP/1.1 on every accepted connection (plain or TLS, see
- * {@link ProtocolNegotiator}), and drains
- * gracefully (stop accepting, let in-flight requests finish, close idle keep-alive connections).
+ * {@link ProtocolNegotiator}), and drains gracefully (stop accepting, let in-flight requests finish, close idle
+ * keep-alive connections).
  */
 public final class EntryPoint {
 

@@ -32,8 +32,9 @@ import java.util.function.Predicate;
 
 /**
  * Compiles a merged dynamic configuration (qualified names) into the routes of a {@link RoutingSnapshot}: rules,
- * middleware chains, services, and for TLS routers their options and certificate names. A router that cannot be built (bad rule, unknown service or middleware, invalid middleware
- * configuration) is disabled with a reason; the others serve. Services whose configuration did not change keep
+ * middleware chains, services, and for TLS routers their options and certificate names. A router that cannot be
+ * built (bad rule, unknown service, middleware or TLS options, invalid middleware configuration) is disabled with a
+ * reason; the others serve. Services whose configuration did not change keep
  * their handler (and with it health state and round-robin position).
  */
 final class RoutingCompiler {

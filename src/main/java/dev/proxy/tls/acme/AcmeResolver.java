@@ -105,8 +105,9 @@ final class AcmeResolver {
             publish();
             LOG.info("resolver {}: {} stored certificate(s) from {}", name, certificates.size(), storage.file());
         } catch (IOException | RuntimeException e) {
-            LOG.error("resolver {}: cannot read {}: {}; certificates will be obtained again", name, storage.file(),
-                    e.toString());
+            // Not the message: a JSON parser's may quote the file, which holds private keys.
+            LOG.error("resolver {}: cannot read {} ({}); certificates will be obtained again", name, storage.file(),
+                    e.getClass().getSimpleName());
         }
     }
 
@@ -153,8 +154,8 @@ final class AcmeResolver {
             ServerCertificate obtained = obtain(names);
             failures.remove(names);
             certificates.put(names, obtained);
-            persist();
             publish();
+            persist();
             LOG.info("resolver {}: obtained a certificate for {}, valid until {}", name, names, obtained.notAfter());
             schedule(names, Duration.between(clock.instant(), renewalTime(obtained)));
         } catch (InterruptedException e) {
@@ -180,9 +181,12 @@ final class AcmeResolver {
      * lifetime before it for shorter ones (6-day certificates, test CAs).
      */
     static Instant renewalTime(ServerCertificate c) {
-        Duration lifetime = Duration.between(c.notBefore(), c.notAfter());
-        Duration before = lifetime.dividedBy(3).compareTo(MAX_RENEW_BEFORE) < 0 ? lifetime.dividedBy(3) : MAX_RENEW_BEFORE;
-        return c.notAfter().minus(before);
+        return renewalTime(c.notBefore(), c.notAfter());
+    }
+
+    static Instant renewalTime(Instant notBefore, Instant notAfter) {
+        Duration third = Duration.between(notBefore, notAfter).dividedBy(3);
+        return notAfter.minus(third.compareTo(MAX_RENEW_BEFORE) < 0 ? third : MAX_RENEW_BEFORE);
     }
 
     private ServerCertificate heldFor(List<String> names) {
@@ -291,12 +295,18 @@ final class AcmeResolver {
         return out.toString();
     }
 
-    private void persist() throws IOException {
+    /** Writes the account and certificates; a failure is logged, not thrown: what was obtained is served anyway. */
+    private void persist() {
         List<AcmeStorage.StoredCertificate> stored = new ArrayList<>();
         certificates.forEach((names, c) -> stored.add(new AcmeStorage.StoredCertificate(
                 new AcmeStorage.StoredDomain(names.get(0), names.subList(1, names.size())),
                 base64(Pem.encode(c.chain())), base64(Pem.encode(c.key())), "default")));
-        storage.write(name, new AcmeStorage.Section(storedAccount, stored));
+        try {
+            storage.write(name, new AcmeStorage.Section(storedAccount, stored));
+        } catch (IOException | RuntimeException e) {
+            LOG.error("resolver {}: cannot write {}: {}; certificates are served but will be ordered again after a "
+                    + "restart", name, storage.file(), e.toString());
+        }
     }
 
     private void publish() {

@@ -30,6 +30,8 @@ import java.util.TreeMap;
  */
 final class AcmeStorage {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(AcmeStorage.class);
+
     private static final Argument<Map<String, Section>> FORMAT =
             Argument.mapOf(Argument.STRING, Argument.of(Section.class));
 
@@ -88,7 +90,16 @@ final class AcmeStorage {
 
     /** Replaces a resolver's section, keeping the others. */
     void write(String resolver, Section section) throws IOException {
-        Map<String, Section> all = new TreeMap<>(readAll());
+        Map<String, Section> all = new TreeMap<>();
+        try {
+            all.putAll(readAll());
+        } catch (IOException | RuntimeException unreadable) {
+            // Never overwrite what cannot be read (another resolver's section, a hand-edited file): keep it aside.
+            Path aside = file.resolveSibling(file.getFileName() + ".unreadable-" + System.currentTimeMillis());
+            Files.move(file, aside);
+            // The parser's message may quote the file, which holds private keys: only the kind of error is logged.
+            LOG.error("{} could not be read ({}); moved to {}", file, unreadable.getClass().getSimpleName(), aside);
+        }
         all.put(resolver, section);
         byte[] bytes = json.writeValueAsBytes(all);
         Path dir = file.toAbsolutePath().getParent();
