@@ -168,6 +168,29 @@ class TlsEntryPointTest {
     }
 
     @Test
+    void anEntryPointWithHttpTlsMakesEveryRouterOnItATlsRouter() throws Exception {
+        try (DataPlane secured = new DataPlane("--entryPoints.websecure.address=127.0.0.1:0",
+                "--entryPoints.websecure.http.tls.options=tls13")) {
+            secured.apply("""
+                    http:
+                      routers:
+                        app: {rule: "Host(`a.example.com`)", service: plain}
+                      services:
+                        plain: {loadBalancer: {servers: [{url: "%s"}]}}
+                    tls:
+                      %s
+                      options: {tls13: {minVersion: VersionTLS13}}
+                    """.formatted(plain.url(), certificates("a", "a.example.com")));
+            int port = secured.port("websecure");
+            assertThat(TlsClient.sni("a.example.com").get(port, "/").body()).isEqualTo("plain https");
+            assertThat(PlainClient.get(port, "a.example.com").status()).isEqualTo(404);
+            // The entry point's options name resolves in the router's provider: tls13@file, TLS 1.3 only.
+            assertThatThrownBy(() -> TlsClient.sni("a.example.com").protocols("TLSv1.2").get(port, "/"))
+                    .isInstanceOf(IOException.class);
+        }
+    }
+
+    @Test
     void anEntryPointWithoutTlsRoutersDoesNotHandshake() throws Exception {
         apply("{}", "plain: {rule: \"Host(`a.example.com`)\", service: plain}");
         assertThatThrownBy(() -> TlsClient.sni("a.example.com").certificate(port())).isInstanceOf(IOException.class);
