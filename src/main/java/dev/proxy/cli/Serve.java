@@ -101,7 +101,7 @@ final class Serve {
     private void trainingRun(ProxyServer server) {
         server.entryPoints().values().forEach(ep -> {
             for (String path : List.of("/ping", "/cds-training")) {
-                new PingProbe(PingProbe.uri(ep.config().listenAddress(), ep.port(), path), Duration.ofSeconds(5)).send();
+                new PingProbe(PingProbe.uri(ep.config(), ep.port(), path), Duration.ofSeconds(5)).send();
             }
         });
         LOG.info("class-data sharing training run: requests served, shutting down");

@@ -3,6 +3,7 @@ package dev.proxy.ping;
 import dev.proxy.config.install.EntryPointConfig;
 import dev.proxy.config.install.InstallConfig;
 import dev.proxy.config.install.ListenAddress;
+import dev.proxy.tls.ProbeTls;
 import java.io.IOException;
 import java.net.HttpURLConnection;
 import java.net.Proxy;
@@ -41,14 +42,17 @@ public record PingProbe(URI target, Duration timeout) {
         if (ep == null) {
             throw new IllegalArgumentException("ping: missing " + name + " entry point");
         }
-        ListenAddress address = ep.listenAddress();
-        return uri(address, address.port(), path);
+        return uri(ep, ep.listenAddress().port(), path);
     }
 
-    /** The URL of {@code path} on an entry point bound to {@code address} (with {@code port} actually bound). */
-    public static URI uri(ListenAddress address, int port, String path) {
-        // TLS entry points (router TLS, issue 4) will switch the scheme here.
-        return URI.create("http://" + address.dialHost() + ":" + port + (path.startsWith("/") ? path : "/" + path));
+    /**
+     * The URL of {@code path} on an entry point (with {@code port} actually bound): https when the entry point has
+     * {@code http.tls}, where the ping router serves TLS connections only (see {@link ProbeTls}).
+     */
+    public static URI uri(EntryPointConfig ep, int port, String path) {
+        ListenAddress address = ep.listenAddress();
+        return URI.create(ProbeTls.scheme(ep) + "://" + address.dialHost() + ":" + port
+                + (path.startsWith("/") ? path : "/" + path));
     }
 
     public Result send() {
@@ -56,6 +60,7 @@ public record PingProbe(URI target, Duration timeout) {
         HttpURLConnection conn = null;
         try {
             conn = (HttpURLConnection) target.toURL().openConnection(Proxy.NO_PROXY);
+            ProbeTls.trustLoopback(conn);
             conn.setRequestMethod("HEAD");
             conn.setConnectTimeout(millis);
             conn.setReadTimeout(millis);

@@ -1,64 +1,145 @@
 package dev.proxy.server;
 
-import dev.proxy.config.install.InstallConfig;
-import dev.proxy.config.install.PingConfig;
-import dev.proxy.ping.PingHandler;
+import dev.proxy.config.dynamic.MergedConfig;
 import dev.proxy.config.dynamic.Middleware;
 import dev.proxy.config.dynamic.Router;
 import dev.proxy.config.dynamic.Service;
-import dev.proxy.config.dynamic.MergedConfig;
+import dev.proxy.config.dynamic.TlsConfig;
+import dev.proxy.config.install.EntryPointConfig;
+import dev.proxy.config.install.InstallConfig;
+import dev.proxy.config.install.PingConfig;
 import dev.proxy.middleware.Middlewares;
+import dev.proxy.ping.PingHandler;
 import dev.proxy.provider.MergedConfigListener;
 import dev.proxy.server.forward.Forwarder;
+import dev.proxy.tls.CertificateFiles;
+import dev.proxy.tls.SelfSignedCertificate;
+import dev.proxy.tls.ServerCertificate;
+import dev.proxy.tls.TlsCompiler;
+import dev.proxy.tls.TlsSnapshot;
+import dev.proxy.tls.acme.AcmeHttpChallengeHandler;
+import dev.proxy.tls.acme.CertificateResolvers;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Holds the current {@link RoutingSnapshot}. Providers' configurations end here: they are merged and compiled
- * into a new snapshot that replaces the old one atomically; requests read it once.
+ * into a new snapshot that replaces the old one atomically; requests read it once. Certificates obtained by the
+ * resolvers are published the same way, with the routes unchanged.
  */
 @Singleton
 public class RoutingService implements MergedConfigListener {
 
     /** Above every user router, as Traefik's internal ping router. */
     static final long INTERNAL_PRIORITY = Long.MAX_VALUE;
+    /** How often certificate files are checked for changes. */
+    static final Duration FILE_CHECK = Duration.ofSeconds(2);
 
     private static final Logger LOG = LoggerFactory.getLogger(RoutingService.class);
 
     private final AtomicReference<RoutingSnapshot> current;
     private final RoutingCompiler compiler;
+    private final TlsCompiler tlsCompiler;
+    private final CertificateResolvers resolvers;
     private Map<String, RoutingCompiler.CompiledService> services = Map.of();
     private volatile Map<String, String> errors = Map.of();
+    /** What the TLS settings were last built from, to rebuild them when resolvers' certificates change. */
+    private TlsConfig lastTls = TlsConfig.EMPTY;
+    private TlsCompiler.Options lastOptions;
+    private Map<String, Map<String, String>> lastOptionsByHost = Map.of();
+    private volatile CertificateFiles files = CertificateFiles.of(TlsConfig.EMPTY);
+    private final ScheduledExecutorService fileCheck;
 
-    public RoutingService(InstallConfig config, PingHandler ping, Forwarder forwarder, Middlewares middlewares) {
-        this.current = new AtomicReference<>(new RoutingSnapshot(internalRoutes(config, ping)));
-        this.compiler = new RoutingCompiler(config, forwarder, ping, middlewares);
+    public RoutingService(InstallConfig config, PingHandler ping, Forwarder forwarder, Middlewares middlewares,
+                          CertificateResolvers resolvers) {
+        ServerCertificate generated = SelfSignedCertificate.generate();
+        this.tlsCompiler = new TlsCompiler(generated);
+        this.resolvers = resolvers;
+        this.lastOptions = tlsCompiler.options(TlsConfig.EMPTY);
+        TlsSnapshot tls = new TlsSnapshot(tlsCompiler.certificates(TlsConfig.EMPTY, resolvers.certificates()).store(),
+                lastOptions.valid(), Map.of(), null);
+        this.current = new AtomicReference<>(new RoutingSnapshot(internalRoutes(config, ping, resolvers), tls));
+        this.compiler = new RoutingCompiler(config, forwarder, ping, middlewares, resolvers);
+        resolvers.onChange(this::certificatesChanged);
+        fileCheck = Executors.newSingleThreadScheduledExecutor(new DefaultThreadFactory("proxy-tls-files", true));
+        fileCheck.scheduleWithFixedDelay(this::checkCertificateFiles, FILE_CHECK.toMillis(), FILE_CHECK.toMillis(),
+                TimeUnit.MILLISECONDS);
     }
 
     @Override
     public void onMergedConfig(MergedConfig merged) {
-        apply(merged.routers(), merged.services(), merged.middlewares());
+        apply(merged.routers(), merged.services(), merged.middlewares(), merged.tls());
+    }
+
+    /** Compiles a configuration without TLS settings (tests). */
+    public void apply(Map<String, Router> routers, Map<String, Service> services, Map<String, Middleware> middlewares) {
+        apply(routers, services, middlewares, TlsConfig.EMPTY);
     }
 
     /**
      * Compiles a merged configuration (qualified names) and publishes it. Called by the configuration watcher's
-     * single thread, never on a request thread.
+     * single thread, never on a request thread. Certificate files are read here, so a changed file is served from
+     * the next configuration on.
      */
     public synchronized void apply(Map<String, Router> routers, Map<String, Service> services,
-                                   Map<String, Middleware> middlewares) {
+                                   Map<String, Middleware> middlewares, TlsConfig tls) {
         long start = System.nanoTime();
-        RoutingCompiler.Result result = compiler.compile(routers, services, middlewares, this.services);
-        current.set(result.snapshot());
+        TlsCompiler.Options options = tlsCompiler.options(tls);
+        options.errors().forEach((name, reason) -> LOG.error("TLS options {} invalid: {}", name, reason));
+        RoutingCompiler.Result result = compiler.compile(routers, services, middlewares, options, this.services);
+        lastTls = tls;
+        lastOptions = options;
+        lastOptionsByHost = result.optionsByHost();
+        current.set(new RoutingSnapshot(result.routes(), tlsSnapshot()));
         this.services = result.services();
         this.errors = result.errors();
         result.errors().forEach((router, reason) -> LOG.error("router {} disabled: {}", router, reason));
+        result.warnings().forEach(w -> LOG.warn("{}", w));
+        resolvers.want(result.certificatesWanted());
         LOG.debug("routing rebuilt in {} µs: {} routers, {} services", (System.nanoTime() - start) / 1000,
                 routers.size() - result.errors().size(), result.services().size());
+    }
+
+    /** A resolver obtained or renewed a certificate, or a file changed: the same routes, new TLS settings. */
+    private synchronized void certificatesChanged() {
+        current.set(current.get().withTls(tlsSnapshot()));
+    }
+
+    private void checkCertificateFiles() {
+        try {
+            if (files.changed()) {
+                LOG.info("TLS certificate files changed: reloading them");
+                certificatesChanged();
+            }
+        } catch (RuntimeException e) {
+            LOG.error("TLS certificate reload failed", e);
+        }
+    }
+
+    private TlsSnapshot tlsSnapshot() {
+        files = CertificateFiles.of(lastTls); // before reading them: a change while reading is seen next time
+        TlsCompiler.Certificates certificates = tlsCompiler.certificates(lastTls, resolvers.certificates());
+        certificates.errors().forEach(e -> LOG.error("TLS {}", e));
+        lastOptions.valid().values().stream().filter(o -> o.curvePreferencesIgnored()).forEach(o ->
+                LOG.warn("TLS options {}: curvePreferences need Java 20 or later; this JVM uses its default groups",
+                        o.name()));
+        return new TlsSnapshot(certificates.store(), lastOptions.valid(), lastOptionsByHost, current.get().tls());
+    }
+
+    @PreDestroy
+    public void close() {
+        fileCheck.shutdownNow();
     }
 
     /** Routers disabled by the last configuration, with the reason. */
@@ -70,17 +151,25 @@ public class RoutingService implements MergedConfigListener {
         return current.get();
     }
 
-    public void publish(RoutingSnapshot snapshot) {
-        current.set(snapshot);
-    }
-
-    /** The automatic {@code ping@internal} router: exact path {@code /ping} on the ping entry point. */
-    static List<Map.Entry<String, Route>> internalRoutes(InstallConfig config, PingHandler ping) {
+    /**
+     * The internal routers: {@code ping@internal} (exact path {@code /ping} on the ping entry point; TLS-only when
+     * that entry point has {@code http.tls}, as in Traefik) and {@code acme-http@internal} (HTTP-01 challenges on each
+     * resolver's {@code httpChallenge.entryPoint}, plain connections, as the CA connects).
+     */
+    static List<Map.Entry<String, Route>> internalRoutes(InstallConfig config, PingHandler ping,
+                                                         CertificateResolvers resolvers) {
         List<Map.Entry<String, Route>> routes = new ArrayList<>();
         PingConfig pc = config.ping();
         if (pc != null && !pc.manualRouting()) {
+            EntryPointConfig ep = config.entryPoints().get(pc.entryPoint());
+            boolean tls = ep != null && ep.http().tls() != null;
             routes.add(Map.entry(pc.entryPoint(),
-                    new Route("ping@internal", ex -> ex.path().equals("/ping"), INTERNAL_PRIORITY, ping)));
+                    new Route("ping@internal", ex -> ex.path().equals("/ping"), INTERNAL_PRIORITY, ping, tls)));
+        }
+        AcmeHttpChallengeHandler acme = new AcmeHttpChallengeHandler(resolvers.challenges());
+        for (String ep : resolvers.httpChallengeEntryPoints()) {
+            routes.add(Map.entry(ep, new Route(AcmeHttpChallengeHandler.NAME, AcmeHttpChallengeHandler::matches,
+                    INTERNAL_PRIORITY, acme, false)));
         }
         return routes;
     }

@@ -58,7 +58,7 @@ public final class Systemd {
             return;
         }
         EntryPoint ep = server.entryPoints().get(config.ping().entryPoint());
-        watchdog = new Watchdog(notifier, PingProbe.uri(ep.config().listenAddress(), ep.port(), "/ping"), interval.get());
+        watchdog = new Watchdog(notifier, PingProbe.uri(ep.config(), ep.port(), "/ping"), interval.get());
         watchdog.start();
     }
 

@@ -10,8 +10,10 @@ import dev.proxy.config.install.InstallConfig;
 import dev.proxy.middleware.Middlewares;
 import dev.proxy.ping.PingEndpoint;
 import dev.proxy.ping.PingHandler;
+import dev.proxy.provider.Backoff;
 import dev.proxy.server.forward.BackendPool;
 import dev.proxy.server.forward.BackendTls;
+import dev.proxy.tls.acme.CertificateResolvers;
 import dev.proxy.server.forward.Forwarder;
 import dev.proxy.provider.ConfigurationWatcher;
 import dev.proxy.provider.Provider;
@@ -35,6 +37,7 @@ public final class DataPlane implements AutoCloseable {
     public final PingEndpoint pingEndpoint;
     public final RoutingService routing;
     public final Middlewares middlewares;
+    public final CertificateResolvers resolvers;
     public final ProxyServer server;
     /** The TLS settings of particular services' backends (Connect services of the registryCatalog provider). */
     public final BackendTls backendTls = new BackendTls();
@@ -51,14 +54,24 @@ public final class DataPlane implements AutoCloseable {
 
     /** @param middlewares the middleware factory (tests give it a fake clock); closed with the data plane */
     public DataPlane(Middlewares middlewares, String... installFlags) {
+        this(middlewares, CertificateResolvers.DEFAULT_RETRIES, installFlags);
+    }
+
+    /** @param retries delays between failed certificate orders (ACME tests shorten them) */
+    public DataPlane(Backoff retries, String... installFlags) {
+        this(new Middlewares(), retries, installFlags);
+    }
+
+    private DataPlane(Middlewares middlewares, Backoff retries, String... installFlags) {
         this.middlewares = middlewares;
         List<ConfigEntry> entries = CommandLineEntries.fromFlags(List.of(installFlags));
         install = RecordDecoder.decode(InstallConfig.class, entries);
         pingEndpoint = new PingEndpoint(install);
         PingHandler ping = new PingHandler(pingEndpoint);
         Forwarder forwarder = new Forwarder(new BackendPool(transport, install, backendTls), install);
-        routing = new RoutingService(install, ping, forwarder, middlewares);
-        server = new ProxyServer(install, transport, routing, pingEndpoint, listeners);
+        resolvers = new CertificateResolvers(install, retries);
+        routing = new RoutingService(install, ping, forwarder, middlewares, resolvers);
+        server = new ProxyServer(install, transport, routing, pingEndpoint, resolvers, listeners);
         server.start();
     }
 
@@ -68,6 +81,10 @@ public final class DataPlane implements AutoCloseable {
 
     public String url(String entryPoint, String path) {
         return "http://127.0.0.1:" + port(entryPoint) + path;
+    }
+
+    public String httpsUrl(String entryPoint, String path) {
+        return "https://127.0.0.1:" + port(entryPoint) + path;
     }
 
     /** Applies a dynamic YAML configuration as the only provider, {@code file}: names get {@code @file}. */
@@ -99,5 +116,7 @@ public final class DataPlane implements AutoCloseable {
         server.entryPoints().values().forEach(EntryPoint::stopAccepting);
         transport.close();
         middlewares.close();
+        resolvers.close();
+        routing.close();
     }
 }

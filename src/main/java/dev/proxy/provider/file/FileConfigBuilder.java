@@ -8,6 +8,10 @@ import dev.proxy.config.dynamic.HttpConfig;
 import dev.proxy.config.dynamic.Middleware;
 import dev.proxy.config.dynamic.Router;
 import dev.proxy.config.dynamic.Service;
+import dev.proxy.config.dynamic.TlsCertificate;
+import dev.proxy.config.dynamic.TlsConfig;
+import dev.proxy.config.dynamic.TlsOptions;
+import dev.proxy.config.dynamic.TlsStore;
 import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -38,6 +42,9 @@ final class FileConfigBuilder {
         Combined<Router> routers = new Combined<>("router", warnings);
         Combined<Service> services = new Combined<>("service", warnings);
         Combined<Middleware> middlewares = new Combined<>("middleware", warnings);
+        Combined<TlsOptions> tlsOptions = new Combined<>("TLS options", warnings);
+        Combined<TlsStore> stores = new Combined<>("TLS store", warnings);
+        List<TlsCertificate> certificates = new ArrayList<>();
         for (SourceFile file : files) {
             String name = file.path().toString();
             DynamicConfig config = RecordDecoder.decode(DynamicConfig.class,
@@ -46,9 +53,13 @@ final class FileConfigBuilder {
             routers.add(http.routers(), name);
             services.add(http.services(), name);
             middlewares.add(http.middlewares(), name);
+            TlsConfig tls = config.tls();
+            certificates.addAll(tls.certificates());
+            tlsOptions.add(tls.options(), name);
+            stores.add(tls.stores(), name);
         }
-        return new Built(new DynamicConfig(new HttpConfig(routers.values, services.values, middlewares.values)),
-                warnings);
+        return new Built(new DynamicConfig(new HttpConfig(routers.values, services.values, middlewares.values),
+                new TlsConfig(certificates, tlsOptions.values, stores.values)), warnings);
     }
 
     /** One kind of resource from every file, first definition winning. */

@@ -54,7 +54,7 @@ public class Forwarder {
             h.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.UPGRADE);
             h.set(HttpHeaderNames.UPGRADE, HttpHeaderValues.WEBSOCKET);
         }
-        String proto = exchange.localAddress() != null && exchange.entryPointInfo().isTls()
+        String proto = exchange.isTls()
                 ? (webSocket ? "wss" : "https") : (webSocket ? "ws" : "http");
         ForwardedHeaders.apply(h, trustForwarded.test(exchange), exchange.clientIp(), proto,
                 exchange.originalHost(), exchange.localAddress().getPort(), serverName);
