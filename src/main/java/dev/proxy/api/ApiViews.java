@@ -118,7 +118,7 @@ final class ApiViews {
 
     /** The provider's explanation, empty when no provider of that name explains itself. */
     Optional<List<ApiJson.ExplainedItem>> explain(String provider) {
-        return explainable(provider).map(e -> e.explain().stream()
+        return explainable(provider).map(e -> e.explainItems().stream()
                 .map(i -> new ApiJson.ExplainedItem(i.item(), i.exposed(), i.reason(), i.routers()))
                 .toList());
     }

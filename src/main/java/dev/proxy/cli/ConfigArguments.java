@@ -18,7 +18,8 @@ final class ConfigArguments {
                     + "~/.config/proxy.yml, /etc/proxy/proxy.yml; env PROXY_CONFIGFILE)")
     String configFile;
 
-    /** The command this mixin belongs to; its unmatched arguments are the configuration flags. */
+    // The configuration flags are open-ended (--entryPoints.<name>.address=…), so picocli leaves them unmatched.
+    // An @Unmatched field in a mixin is never filled by picocli 4.7; the mixee's command line holds them.
     @Spec(Spec.Target.MIXEE)
     CommandSpec mixee;
 

@@ -1,12 +1,10 @@
 package dev.proxy.cli;
 
 import dev.proxy.config.decode.ConfigException;
-import dev.proxy.config.install.EntryPointConfig;
-import dev.proxy.config.install.InstallConfig;
-import java.io.IOException;
-import java.net.HttpURLConnection;
-import java.net.Proxy;
+import dev.proxy.config.decode.GoDuration;
+import dev.proxy.ping.PingProbe;
 import java.net.URI;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -15,9 +13,8 @@ import picocli.CommandLine.Option;
 /**
  * {@code proxy healthcheck}: sends {@code HEAD /ping} to the running instance's ping entry point and exits 0 on 200,
  * 1 otherwise — a container HEALTHCHECK. It reads the same configuration as the server but starts no DI container and
- * uses the JDK's plain HTTP client, so one call costs a fraction of a second of CPU. It never uses
- * {@code HTTP_PROXY}/{@code HTTPS_PROXY} (a probe must reach this host, not a proxy). It never exits 2, which
- * Docker reserves.
+ * uses the JDK's plain HTTP client ({@link PingProbe}), so one call costs a fraction of a second of CPU. It never exits
+ * 2, which Docker reserves: usage and configuration errors are reported as unhealthy (1).
  */
 @Command(name = "healthcheck", mixinStandardHelpOptions = true,
         description = "Check the running proxy through its ping endpoint (exit 0 healthy, 1 not).")
@@ -41,56 +38,32 @@ final class HealthcheckCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        URI target;
+        PingProbe probe;
         try {
-            target = url != null ? URI.create(url) : pingUri(config.load().config());
+            URI target = url != null ? URI.create(url) : PingProbe.uri(config.load().config(), path);
+            probe = new PingProbe(target, parseTimeout());
         } catch (ConfigException | IllegalArgumentException e) {
             System.out.println(PREFIX + e.getMessage());
             return 1;
         }
-        int millis = (int) dev.proxy.config.decode.GoDuration.parse(timeout).toMillis();
-        try {
-            HttpURLConnection conn = (HttpURLConnection) target.toURL().openConnection(Proxy.NO_PROXY);
-            conn.setRequestMethod("HEAD");
-            conn.setConnectTimeout(millis);
-            conn.setReadTimeout(millis);
-            conn.setInstanceFollowRedirects(false);
-            conn.setUseCaches(false);
-            int status = conn.getResponseCode();
-            conn.disconnect();
-            if (status != 200) {
-                System.out.println("Bad healthcheck status: " + status + " " + reason(status, conn));
-                return 1;
-            }
-            System.out.println("OK: " + target);
-            return 0;
-        } catch (IOException e) {
-            System.out.println(PREFIX + e);
+        PingProbe.Result result = probe.send();
+        if (result.failure() != null) {
+            System.out.println(PREFIX + result.failure());
             return 1;
         }
+        if (!result.healthy()) {
+            System.out.println("Bad healthcheck status: " + result.status() + " " + result.reason());
+            return 1;
+        }
+        System.out.println("OK: " + probe.target());
+        return 0;
     }
 
-    private URI pingUri(InstallConfig config) {
-        if (!config.pingEnabled()) {
-            throw new IllegalArgumentException("please enable ping (ping: {} in the file, or --ping) to use the health check");
-        }
-        String name = config.ping().entryPoint();
-        EntryPointConfig ep = config.entryPoints().get(name);
-        if (ep == null) {
-            throw new IllegalArgumentException("ping: missing " + name + " entry point");
-        }
-        var address = ep.listenAddress();
-        // TLS entry points (router TLS, issue 4) will switch the scheme here.
-        return URI.create("http://" + address.dialHost() + ":" + address.port() + (path.startsWith("/") ? path : "/" + path));
-    }
-
-    private static String reason(int status, HttpURLConnection conn) {
+    private Duration parseTimeout() {
         try {
-            String msg = conn.getResponseMessage();
-            return msg == null ? "" : msg;
-        } catch (IOException e) {
-            return "";
+            return GoDuration.parse(timeout);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--timeout=" + timeout + ": " + e.getMessage(), e);
         }
     }
-
 }

@@ -4,11 +4,16 @@ import dev.proxy.config.decode.ConfigTree;
 import dev.proxy.config.install.InstallConfig;
 import dev.proxy.config.install.InstallConfigLoader;
 import dev.proxy.log.LogSetup;
+import dev.proxy.ping.PingProbe;
 import dev.proxy.provider.Providers;
 import dev.proxy.server.ProxyServer;
+import dev.proxy.systemd.Systemd;
 import io.micronaut.context.ApplicationContext;
-import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,22 +28,41 @@ final class Serve {
 
     private static final Logger LOG = LoggerFactory.getLogger("dev.proxy");
 
+    /** System property that makes a start the class-data-sharing training run of the build. */
+    static final String CDS_TRAINING_PROPERTY = "proxy.cdsTraining";
+
     private final InstallConfigLoader.Loaded loaded;
     private final AtomicBoolean stopping = new AtomicBoolean();
+    private final Systemd systemd = new Systemd(System.getenv());
     private final CountDownLatch stopped = new CountDownLatch(1);
+    private final CompletableFuture<Running> running = new CompletableFuture<>();
+
+    /** What a graceful shutdown stops, once the start has got that far. */
+    private record Running(ProxyServer server, ApplicationContext context) {
+    }
 
     Serve(InstallConfigLoader.Loaded loaded) {
         this.loaded = loaded;
     }
 
     int run() {
+        // Handlers before anything else: a signal during start-up is acted on once the entry points are bound,
+        // instead of the JVM's default (exit at once with 143 while a load balancer may already send requests).
+        Signal.handle(new Signal("TERM"), s -> onSignal(s.getName()));
+        Signal.handle(new Signal("INT"), s -> onSignal(s.getName()));
+        long configured = uptimeMillis();
         InstallConfig config = loaded.config();
         LogSetup.apply(config.log());
         // The install configuration as loaded, for support; ConfigTree masks secrets, including credentials held as
         // plain text (an access key id), which the records' own toString would print.
         LOG.debug("install configuration: {}", ConfigTree.of(config));
+        // The install configuration is the only configuration: Micronaut reads no application.yml, no environment
+        // variables and no cloud metadata (each also costs start-up time).
         ApplicationContext context = ApplicationContext.builder()
                 .deduceEnvironment(false)
+                .deduceCloudEnvironment(false)
+                .enableDefaultPropertySources(false)
+                .environmentPropertySource(false)
                 .banner(false)
                 .singletons(config)
                 .start();
@@ -55,6 +79,7 @@ final class Serve {
             context.close();
             return 1;
         }
+        long contextStarted = uptimeMillis();
         try {
             server.start();
         } catch (IllegalStateException e) {
@@ -62,13 +87,18 @@ final class Serve {
             context.close();
             return 1;
         }
-        long uptime = ManagementFactory.getRuntimeMXBean().getUptime();
-        LOG.info("proxy {} started in {} ms; configuration: {}; entry points: {}", VersionCommand.version(), uptime,
-                loaded.fileDescription(), server.describe());
+        long started = uptimeMillis();
+        LOG.info("proxy {} started in {} ms after main(); configuration: {}; entry points: {}", VersionCommand.version(),
+                started, loaded.fileDescription(), server.describe());
+        LOG.debug("start-up: command line and configuration {} ms, logging and DI context {} ms, entry points {} ms",
+                configured, contextStarted - configured, started - contextStarted);
         // Providers start once the entry points are bound; they stop when the context closes (@PreDestroy).
         context.getBean(Providers.class).start();
-        Signal.handle(new Signal("TERM"), s -> beginShutdown(server, context, s.getName()));
-        Signal.handle(new Signal("INT"), s -> beginShutdown(server, context, s.getName()));
+        systemd.ready(config, server);
+        running.complete(new Running(server, context));
+        if (Boolean.getBoolean(CDS_TRAINING_PROPERTY)) {
+            trainingRun(server);
+        }
         try {
             stopped.await();
         } catch (InterruptedException e) {
@@ -77,19 +107,45 @@ final class Serve {
         return 0;
     }
 
-    private void beginShutdown(ProxyServer server, ApplicationContext context, String signal) {
+    /**
+     * The build's class-data-sharing training run (pom.xml, {@code -Dproxy.cdsTraining=true}): sends the first
+     * requests a running proxy serves, then shuts down as on SIGTERM, so that the archive written at exit holds the
+     * classes of start-up, of the request path and of shutdown.
+     */
+    private void trainingRun(ProxyServer server) {
+        server.entryPoints().values().forEach(ep -> {
+            for (String path : List.of("/ping", "/cds-training")) {
+                new PingProbe(PingProbe.uri(ep.config(), ep.port(), path), Duration.ofSeconds(5)).send();
+            }
+        });
+        LOG.info("class-data sharing training run: requests served, shutting down");
+        onSignal("TERM");
+    }
+
+    /** SIGTERM or SIGINT: the graceful shutdown, on its own thread; a second signal exits at once with 1. */
+    private void onSignal(String signal) {
         if (!stopping.compareAndSet(false, true)) {
             LOG.warn("second SIG{} during shutdown: exiting now", signal);
             Runtime.getRuntime().halt(1);
             return;
         }
-        LOG.info("received SIG{}: graceful shutdown", signal);
-        Thread t = new Thread(() -> {
-            server.shutdown();
-            context.close();
-            LOG.info("stopped");
-            stopped.countDown();
-        }, "proxy-shutdown");
-        t.start();
+        LOG.info("received SIG{}: graceful shutdown{}", signal, running.isDone() ? "" : " once started");
+        running.thenAccept(r -> {
+            systemd.stopping();
+            new Thread(() -> {
+                r.server().shutdown();
+                r.context().close();
+                LOG.info("stopped");
+                stopped.countDown();
+            }, "proxy-shutdown").start();
+        });
+    }
+
+    /**
+     * Milliseconds since {@code main} began. (The JVM's own start-up is not counted: the runtime MXBean would load
+     * java.management for it, and the process start time from {@code /proc} drifts by up to a second on VMs.)
+     */
+    private static long uptimeMillis() {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - Main.STARTED_NANOS);
     }
 }

@@ -10,7 +10,7 @@ import java.util.function.Predicate;
 
 /**
  * The URL the client asked for, as the redirect middlewares see it: {@code scheme://host[:port]/path?query}.
- * The scheme is https on a TLS entry point, or what {@code X-Forwarded-Proto} says when the entry point trusts the
+ * The scheme is https on a TLS connection, or what {@code X-Forwarded-Proto} says when the entry point trusts the
  * peer's forwarded headers (behind a TLS-terminating load balancer) — never from an untrusted peer, who could
  * otherwise stop an http→https redirect. The port is left out when it is the scheme's default.
  *
@@ -19,7 +19,7 @@ import java.util.function.Predicate;
 record ClientUrl(String scheme, String host, String port, String pathAndQuery) {
 
     static ClientUrl of(Exchange exchange, Predicate<Exchange> trustsForwardedHeaders) {
-        String scheme = exchange.entryPointInfo().isTls() ? "https" : "http";
+        String scheme = exchange.isTls() ? "https" : "http";
         if (trustsForwardedHeaders.test(exchange)) {
             String proto = exchange.request().headers().get("X-Forwarded-Proto", "").trim().toLowerCase(Locale.ROOT);
             if (proto.equals("https") || proto.equals("wss")) {

@@ -12,6 +12,9 @@ public interface Explainable {
     /** The provider's name, as in its resources' suffix ({@code file}, {@code registrycatalog}). */
     String name();
 
-    /** The items of the last refresh, in a stable order; empty before the first refresh. */
-    List<ExplainedItem> explain();
+    /**
+     * The items of the last refresh, in a stable order; empty before the first refresh. (Not {@code explain()}:
+     * providers keep their own richer explanation under that name for their tests and logs.)
+     */
+    List<ExplainedItem> explainItems();
 }

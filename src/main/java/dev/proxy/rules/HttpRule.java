@@ -132,6 +132,28 @@ public final class HttpRule implements RequestMatcher {
         return expr;
     }
 
+    /**
+     * The host names of the rule's {@code Host(...)} matchers, lower case, in order, without repeats and without
+     * those under a negation: the names a certificate resolver obtains a certificate for, and the names whose TLS
+     * options this router decides.
+     */
+    public List<String> hosts() {
+        java.util.Set<String> out = new java.util.LinkedHashSet<>();
+        collectHosts(expr, out);
+        return List.copyOf(out);
+    }
+
+    private static void collectHosts(Expr e, java.util.Set<String> out) {
+        if (e instanceof Expr.And and) {
+            and.operands().forEach(o -> collectHosts(o, out));
+        } else if (e instanceof Expr.Or or) {
+            or.operands().forEach(o -> collectHosts(o, out));
+        } else if (e instanceof Expr.Call call && call.name().equalsIgnoreCase("Host")) {
+            String host = call.args().get(0).toLowerCase(Locale.ROOT);
+            out.add(host.endsWith(".") ? host.substring(0, host.length() - 1) : host);
+        }
+    }
+
     /** {@link #priority(String)} of this rule. */
     public int defaultPriority() {
         return priority(rule);

@@ -3,13 +3,12 @@ package dev.proxy.server;
 import dev.proxy.config.install.EntryPointConfig;
 import dev.proxy.config.install.ListenAddress;
 import dev.proxy.config.install.RespondingTimeoutsConfig;
+import dev.proxy.tls.acme.AcmeChallenges;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
-import io.netty.handler.codec.http.HttpDecoderConfig;
-import io.netty.handler.codec.http.HttpServerCodec;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
@@ -22,20 +21,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One listening entry point: binds its address, serves HTTP/1.1 on every accepted connection, and drains
- * gracefully (stop accepting, let in-flight requests finish, close idle keep-alive connections).
+ * One listening entry point: binds its address, serves HTTP/1.1 on every accepted connection (plain or TLS, see
+ * {@link ProtocolNegotiator}), and drains gracefully (stop accepting, let in-flight requests finish, close idle
+ * keep-alive connections).
  */
 public final class EntryPoint {
 
     private static final Logger LOG = LoggerFactory.getLogger(EntryPoint.class);
 
-    /** Edge defaults close to nginx's: an 8 KiB request line, 32 KiB of headers in all. */
-    static final int MAX_INITIAL_LINE = 8 * 1024;
-    static final int MAX_HEADER_SIZE = 32 * 1024;
-
     private final String name;
     private final EntryPointConfig config;
     private final RoutingService routing;
+    private final AcmeChallenges challenges;
     private final ExchangeListener[] listeners;
     private final Set<HttpConnectionHandler> connections = ConcurrentHashMap.newKeySet();
     private final AtomicInteger inFlight = new AtomicInteger();
@@ -44,10 +41,12 @@ public final class EntryPoint {
     private volatile Channel listener;
     private volatile java.util.concurrent.ScheduledFuture<?> sweep;
 
-    public EntryPoint(String name, EntryPointConfig config, RoutingService routing, List<ExchangeListener> listeners) {
+    public EntryPoint(String name, EntryPointConfig config, RoutingService routing, AcmeChallenges challenges,
+                      List<ExchangeListener> listeners) {
         this.name = name;
         this.config = config;
         this.routing = routing;
+        this.challenges = challenges;
         this.listeners = listeners.toArray(ExchangeListener[]::new);
     }
 
@@ -74,13 +73,8 @@ public final class EntryPoint {
                     protected void initChannel(Channel ch) {
                         ChannelPipeline p = ch.pipeline();
                         HttpConnectionHandler connection = new HttpConnectionHandler(EntryPoint.this, routing);
-                        p.addLast("bytes", connection.firstByteMarker());
-                        p.addLast("codec", new HttpServerCodec(new HttpDecoderConfig()
-                                .setMaxInitialLineLength(MAX_INITIAL_LINE)
-                                .setMaxHeaderSize(MAX_HEADER_SIZE)
-                                .setValidateHeaders(true)
-                                .setStrictLineParsing(true)
-                                .setAllowDuplicateContentLengths(false)));
+                        // TLS or not, and which protocol, is decided on the first bytes; see ProtocolNegotiator.
+                        p.addLast("detect", new ProtocolNegotiator(EntryPoint.this, routing, challenges, connection));
                         p.addLast("http", connection);
                     }
                 });
@@ -118,11 +112,6 @@ public final class EntryPoint {
     /** The port actually bound (useful when the configured port is 0). */
     public int port() {
         return ((InetSocketAddress) listener.localAddress()).getPort();
-    }
-
-    /** Whether this entry point terminates TLS (arrives with issue 4). */
-    public boolean isTls() {
-        return false;
     }
 
     public boolean isDraining() {

@@ -95,6 +95,16 @@ public final class Exchange implements RequestFacts {
         return connection.entryPoint();
     }
 
+    /** Whether the request came over TLS (the connection's, not the entry point's: one port serves both). */
+    public boolean isTls() {
+        return connection.tls() != null;
+    }
+
+    /** What the connection's TLS handshake negotiated; null on a plain connection. */
+    public ConnectionTls tls() {
+        return connection.tls();
+    }
+
     /** The request path without the query string (from an absolute-form target, without scheme and authority). */
     @Override
     public String path() {

@@ -45,6 +45,8 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
     private volatile long respondingSince;
     private InetAddress clientAddress;
     private String clientIp;
+    /** Set once the TLS handshake is done; null on a plain connection. */
+    private ConnectionTls tls;
 
     HttpConnectionHandler(EntryPoint entryPoint, RoutingService routing) {
         this.entryPoint = entryPoint;
@@ -57,6 +59,16 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
 
     EntryPoint entryPoint() {
         return entryPoint;
+    }
+
+    /** Called by the protocol negotiation once the TLS handshake is done, before any request. */
+    void tlsEstablished(ConnectionTls negotiated) {
+        this.tls = negotiated;
+    }
+
+    /** What the TLS handshake negotiated; null on a plain connection. */
+    ConnectionTls tls() {
+        return tls;
     }
 
     @Override
@@ -157,7 +169,12 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
         if (request.headers().contains(HttpHeaderNames.EXPECT) && !answerExpectation(ctx, request)) {
             return;
         }
-        Route route = routing.snapshot().route(entryPoint.name(), current);
+        RoutingSnapshot snapshot = routing.snapshot();
+        if (tls != null && misdirected(snapshot, current)) {
+            current.respond(HttpResponseStatus.MISDIRECTED_REQUEST, "Misdirected Request");
+            return;
+        }
+        Route route = snapshot.route(entryPoint.name(), tls != null, current);
         current.route(route);
         RouteHandler handler = route == null ? null : route.handler();
         try {
@@ -172,6 +189,27 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
                 current.respond(HttpResponseStatus.INTERNAL_SERVER_ERROR, "Internal Server Error");
             }
         }
+    }
+
+    /**
+     * Whether a request on a TLS connection names a host whose TLS options differ from those its SNI name got (421,
+     * as Traefik): otherwise a client could handshake under lax options (no client certificate, say) for one name
+     * and then reach a router that demands strict ones through the Host header (domain fronting). Hosts with the
+     * same options may share a connection, as HTTP/2 connection reuse does.
+     */
+    private boolean misdirected(RoutingSnapshot snapshot, Exchange exchange) {
+        String host = exchange.host();
+        if (host.isEmpty() || host.equals(tls.sni())) {
+            return false;
+        }
+        String forHost = snapshot.tls().optionsName(entryPoint.name(), host);
+        String forSni = snapshot.tls().optionsName(entryPoint.name(), tls.sni());
+        if (forHost.equals(forSni)) {
+            return false;
+        }
+        LOG.debug("entry point {}: 421 for Host {} on a connection with SNI {}: TLS options {} and {} differ",
+                entryPoint.name(), host, tls.sni(), forHost, forSni);
+        return true;
     }
 
     /**

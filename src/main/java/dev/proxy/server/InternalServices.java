@@ -1,6 +1,7 @@
 package dev.proxy.server;
 
 import dev.proxy.config.install.ApiConfig;
+import dev.proxy.config.install.EntryPointConfig;
 import dev.proxy.config.install.InstallConfig;
 import dev.proxy.config.install.PingConfig;
 import dev.proxy.config.install.PrometheusConfig;
@@ -52,6 +53,7 @@ public final class InternalServices {
     public record AutomaticRouter(String name, String entryPoint, String rule, long priority) {
     }
 
+    private final InstallConfig install;
     private final Map<String, RouteHandler> handlers = new LinkedHashMap<>();
     private final Map<String, String> disabled = new LinkedHashMap<>();
     private final List<AutomaticRouter> automatic = new ArrayList<>();
@@ -73,6 +75,7 @@ public final class InternalServices {
 
     private InternalServices(InstallConfig install, @Nullable PingHandler ping,
                              Supplier<? extends Collection<? extends RouteHandler>> others) {
+        this.install = install;
         Lookup lookup = new Lookup(others);
         PingConfig pc = install.ping();
         if (pc != null && ping != null) {
@@ -116,12 +119,18 @@ public final class InternalServices {
         }
     }
 
-    /** The automatic internal routers, compiled, for a routing snapshot. */
+    /**
+     * The automatic internal routers, compiled, for a routing snapshot. On an entry point with {@code http.tls} they
+     * are TLS-only like every router there (Traefik's entry-point model applies to internal routers too).
+     */
     public List<Map.Entry<String, Route>> automaticRoutes() {
         List<Map.Entry<String, Route>> routes = new ArrayList<>();
         for (AutomaticRouter r : automatic) {
             HttpRule rule = HttpRule.compile(r.rule());
-            routes.add(Map.entry(r.entryPoint(), new Route(r.name(), rule::matches, r.priority(), handlers.get(r.name()))));
+            EntryPointConfig ep = install.entryPoints().get(r.entryPoint());
+            boolean tls = ep != null && ep.http().tls() != null;
+            routes.add(Map.entry(r.entryPoint(),
+                    new Route(r.name(), rule::matches, r.priority(), handlers.get(r.name()), tls)));
         }
         return routes;
     }

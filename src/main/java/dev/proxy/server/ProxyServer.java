@@ -3,6 +3,7 @@ package dev.proxy.server;
 import dev.proxy.config.install.InstallConfig;
 import dev.proxy.config.install.LifeCycleConfig;
 import dev.proxy.ping.PingEndpoint;
+import dev.proxy.tls.acme.CertificateResolvers;
 import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,11 +35,12 @@ public class ProxyServer {
     private final Map<String, EntryPoint> entryPoints = new LinkedHashMap<>();
 
     public ProxyServer(InstallConfig config, NettyTransport transport, RoutingService routing, PingEndpoint ping,
-                       List<ExchangeListener> listeners) {
+                       CertificateResolvers resolvers, List<ExchangeListener> listeners) {
         this.config = config;
         this.transport = transport;
         this.ping = ping;
-        config.entryPoints().forEach((name, ep) -> entryPoints.put(name, new EntryPoint(name, ep, routing, listeners)));
+        config.entryPoints().forEach((name, ep) ->
+                entryPoints.put(name, new EntryPoint(name, ep, routing, resolvers.challenges(), listeners)));
     }
 
     /** Binds every entry point; on failure the ones already bound are closed again. */

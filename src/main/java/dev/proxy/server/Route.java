@@ -9,6 +9,7 @@ import java.util.function.Predicate;
  * @param matcher  whether the request matches the router's rule
  * @param priority explicit priority, or the rule's length
  * @param handler  what serves matched requests
+ * @param tls      served on TLS connections only (else on plain connections only)
  */
-public record Route(String name, Predicate<Exchange> matcher, long priority, RouteHandler handler) {
+public record Route(String name, Predicate<Exchange> matcher, long priority, RouteHandler handler, boolean tls) {
 }

@@ -1,10 +1,14 @@
 package dev.proxy.server;
 
+import dev.proxy.config.dynamic.ConfigurationMerger;
 import dev.proxy.config.dynamic.Middleware;
 import dev.proxy.config.dynamic.Router;
+import dev.proxy.config.dynamic.RouterTls;
+import dev.proxy.config.dynamic.TlsOptions;
 import dev.proxy.config.dynamic.Service;
 import dev.proxy.config.dynamic.WeightedService;
 import dev.proxy.config.install.EntryPointConfig;
+import dev.proxy.config.install.EntryPointTlsConfig;
 import dev.proxy.config.install.InstallConfig;
 import dev.proxy.middleware.Middlewares;
 import dev.proxy.rules.HttpRule;
@@ -14,6 +18,8 @@ import dev.proxy.server.balance.LoadBalancedService;
 import dev.proxy.server.balance.ServiceHandler;
 import dev.proxy.server.balance.WeightedServiceHandler;
 import dev.proxy.server.forward.Forwarder;
+import dev.proxy.tls.TlsCompiler;
+import dev.proxy.tls.acme.CertificateResolvers;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -24,9 +30,10 @@ import java.util.Set;
 import java.util.function.Predicate;
 
 /**
- * Compiles a merged dynamic configuration (qualified names) into a {@link RoutingSnapshot}: rules, middleware chains
- * and services. A router that cannot be built (bad rule, unknown service or middleware, invalid middleware
- * configuration) is disabled with a reason; the others serve. Services whose configuration did not change keep
+ * Compiles a merged dynamic configuration (qualified names) into the routes of a {@link RoutingSnapshot}: rules,
+ * middleware chains, services, and for TLS routers their options and certificate names. A router that cannot be
+ * built (bad rule, unknown service, middleware or TLS options, invalid middleware configuration) is disabled with a
+ * reason; the others serve. Services whose configuration did not change keep
  * their handler (and with it health state and round-robin position).
  */
 final class RoutingCompiler {
@@ -35,24 +42,30 @@ final class RoutingCompiler {
     private final Forwarder forwarder;
     private final InternalServices internal;
     private final Middlewares middlewares;
+    private final CertificateResolvers resolvers;
     private final Map<String, Predicate<Exchange>> trustByEntryPoint = new HashMap<>();
 
     /**
-     * The result: the snapshot, the service handlers it uses (for reuse next time) and the problems found.
+     * The result: the routes, the service handlers they use (for reuse next time), the problems found, which TLS
+     * options each host name gets on each entry point, and the names each certificate resolver must cover.
      *
      * @param errors           disabled routers and why
      * @param middlewareErrors middlewares that could not be built and why
      */
-    record Result(RoutingSnapshot snapshot, Map<String, CompiledService> services, Map<String, String> errors,
-                  Map<String, String> middlewareErrors) {
+    record Result(List<Map.Entry<String, Route>> routes, Map<String, CompiledService> services,
+                  Map<String, String> errors, Map<String, String> middlewareErrors,
+                  Map<String, Map<String, String>> optionsByHost, Map<String, Set<List<String>>> certificatesWanted,
+                  List<String> warnings) {
     }
 
     /** A service handler and the configuration it was built from. */
     record CompiledService(Service config, ServiceHandler handler) {
     }
 
-    RoutingCompiler(InstallConfig install, Forwarder forwarder, InternalServices internal, Middlewares middlewares) {
+    RoutingCompiler(InstallConfig install, Forwarder forwarder, InternalServices internal, Middlewares middlewares,
+                    CertificateResolvers resolvers) {
         this.install = install;
+        this.resolvers = resolvers;
         this.forwarder = forwarder;
         this.internal = internal;
         this.middlewares = middlewares;
@@ -60,11 +73,12 @@ final class RoutingCompiler {
     }
 
     Result compile(Map<String, Router> routers, Map<String, Service> services, Map<String, Middleware> middlewares,
-                   Map<String, CompiledService> previous) {
+                   TlsCompiler.Options tlsOptions, Map<String, CompiledService> previous) {
         Map<String, String> errors = new LinkedHashMap<>();
         Map<String, CompiledService> built = new LinkedHashMap<>();
+        TlsNames tlsNames = new TlsNames();
         Middlewares.Generation builtMiddlewares = this.middlewares.generation(middlewares, this::trusted);
-        List<Map.Entry<String, Route>> routes = new ArrayList<>(internal.automaticRoutes());
+        List<Map.Entry<String, Route>> routes = new ArrayList<>(RoutingService.internalRoutes(internal, resolvers));
         for (Map.Entry<String, Router> e : routers.entrySet()) {
             String name = e.getKey();
             Router router = e.getValue();
@@ -73,14 +87,20 @@ final class RoutingCompiler {
                 RouteHandler service = serviceHandler(router.service(), services, previous, built, new HashSet<>());
                 long priority = router.priority() != 0 ? router.priority() : rule.defaultPriority();
                 List<Map.Entry<String, Route>> own = new ArrayList<>();
+                TlsNames ownNames = new TlsNames();
                 for (String ep : entryPointsOf(router)) {
+                    RouterTls tls = effectiveTls(name, router, ep);
+                    if (tls != null) {
+                        ownNames.add(name, ep, tls, options(tls, tlsOptions), rule.hosts(), this::resolverExists);
+                    }
                     // The entry point's middlewares come first, then the router's own (as Traefik prepends them).
                     List<String> chain = new ArrayList<>(install.entryPoints().get(ep).http().middlewares());
                     chain.addAll(router.middlewares());
                     RouteHandler handler = builtMiddlewares.wrap(name, chain, service);
-                    own.add(Map.entry(ep, new Route(name, rule::matches, priority, handler)));
+                    own.add(Map.entry(ep, new Route(name, rule::matches, priority, handler, tls != null)));
                 }
                 routes.addAll(own);
+                tlsNames.addAll(ownNames);
             } catch (IllegalArgumentException bad) {
                 errors.put(name, bad.getMessage());
             }
@@ -91,7 +111,42 @@ final class RoutingCompiler {
                 old.handler().close();
             }
         });
-        return new Result(new RoutingSnapshot(routes), built, errors, builtMiddlewares.errors());
+        return new Result(routes, built, errors, builtMiddlewares.errors(), tlsNames.optionsByHost(), tlsNames.wanted(),
+                tlsNames.warnings());
+    }
+
+    /**
+     * The router's TLS on an entry point: its own, else the entry point's {@code http.tls} (Traefik's entry-point
+     * model), whose options name resolves in the router's provider like the router's own would.
+     */
+    private RouterTls effectiveTls(String routerName, Router router, String ep) {
+        if (router.tls() != null) {
+            return router.tls();
+        }
+        EntryPointTlsConfig model = install.entryPoints().get(ep).http().tls();
+        if (model == null) {
+            return null;
+        }
+        String provider = routerName.substring(routerName.lastIndexOf('@') + 1);
+        return new RouterTls(model.certResolver(), ConfigurationMerger.qualifyOptions(model.options(), provider),
+                model.domains());
+    }
+
+    /** The name of the router's TLS options, which must exist and be valid (else the router is disabled). */
+    private static String options(RouterTls tls, TlsCompiler.Options tlsOptions) {
+        String name = tls.options() == null ? TlsOptions.DEFAULT_NAME : tls.options();
+        String broken = tlsOptions.errors().get(name);
+        if (broken != null) {
+            throw new IllegalArgumentException("TLS options " + name + " are invalid: " + broken);
+        }
+        if (!tlsOptions.valid().containsKey(name)) {
+            throw new IllegalArgumentException("TLS options \"" + name + "\" do not exist");
+        }
+        return name;
+    }
+
+    private boolean resolverExists(String name) {
+        return resolvers.exists(name);
     }
 
     private static HttpRule compileRule(String rule) {

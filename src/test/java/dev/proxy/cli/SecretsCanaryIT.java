@@ -5,10 +5,10 @@ import static org.awaitility.Awaitility.await;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.proxy.testing.Http;
+import dev.proxy.testing.ProxyProcess;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -21,7 +21,6 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,12 +42,6 @@ class SecretsCanaryIT {
 
     @TempDir
     Path dir;
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
 
     private static String sha1Hash(String password) throws Exception {
         byte[] digest = MessageDigest.getInstance("SHA-1").digest(password.getBytes(StandardCharsets.UTF_8));
@@ -82,9 +75,9 @@ class SecretsCanaryIT {
             }
         });
         backend.start();
-        int web = freePort();
-        int internal = freePort();
-        int closed = freePort(); // nothing listens: Consul, Redis and AWS calls fail on loopback
+        int web = ProxyProcess.freePort();
+        int internal = ProxyProcess.freePort();
+        int closed = ProxyProcess.freePort(); // nothing listens: Consul, Redis and AWS calls fail on loopback
         Path accessLog = dir.resolve("access.log");
         Path dynamic = Files.writeString(dir.resolve("dynamic.yml"), """
                 http:
@@ -131,9 +124,7 @@ class SecretsCanaryIT {
                 AWS_ACCESS_KEY_ID, AWS_SECRET_KEY));
 
         Map<String, String> haystacks = new LinkedHashMap<>();
-        Path stdout = dir.resolve("stdout.log");
-        Path stderr = dir.resolve("stderr.log");
-        Process proxy = start(List.of("--configFile=" + install), stdout, stderr, closed);
+        ProxyProcess proxy = aws(ProxyProcess.command("--configFile=" + install), closed).start();
         try {
             String api = "http://127.0.0.1:" + internal + "/api";
             await().atMost(Duration.ofSeconds(60)).ignoreExceptions()
@@ -164,27 +155,24 @@ class SecretsCanaryIT {
             haystacks.put("GET /metrics", Http.get("http://127.0.0.1:" + internal + "/metrics").body());
             haystacks.put("GET /dashboard/app.js", Http.get("http://127.0.0.1:" + internal + "/dashboard/app.js").body());
 
-            Path hcOut = dir.resolve("healthcheck.out");
-            Process hc = start(List.of("healthcheck", "--configFile=" + install), hcOut, hcOut, closed);
-            assertThat(hc.waitFor(60, TimeUnit.SECONDS)).isTrue();
-            assertThat(hc.exitValue()).isZero();
-            haystacks.put("proxy healthcheck", Files.readString(hcOut));
+            try (ProxyProcess hc = aws(ProxyProcess.command("healthcheck", "--configFile=" + install), closed).run()) {
+                assertThat(hc.exitCode()).isZero();
+                haystacks.put("proxy healthcheck", hc.transcript());
+            }
 
             // Positive controls: the secrets were really configured, used and reported (masked).
             String raw = haystacks.get("GET /api/rawdata (200)");
             assertThat(raw).contains("\"users\":[\"****\"]").contains("\"password\":\"****\"");
             assertThat(haystacks.get("GET /api/providers/file (200)")).contains("\"filename\"");
+            proxy.signal("TERM"); // graceful shutdown, which flushes the access log
+            assertThat(proxy.awaitExit()).isZero();
         } finally {
-            proxy.destroy(); // SIGTERM: graceful shutdown, which flushes the access log
-            if (!proxy.waitFor(60, TimeUnit.SECONDS)) {
-                proxy.destroyForcibly();
-            }
+            proxy.close();
             backend.stop(0);
         }
-        assertThat(proxy.exitValue()).isZero();
-        String out = Files.readString(stdout);
+        String out = String.join("\n", proxy.stdout());
         haystacks.put("stdout", out);
-        haystacks.put("stderr", Files.readString(stderr));
+        haystacks.put("stderr", String.join("\n", proxy.stderr()));
         haystacks.put("access log", Files.readString(accessLog));
 
         // Positive controls: JSON logs at DEBUG with the configuration dump, and an access log keeping headers.
@@ -203,22 +191,8 @@ class SecretsCanaryIT {
         });
     }
 
-    private static Process start(List<String> args, Path stdout, Path stderr, int closedPort) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar", System.getProperty("proxy.jar", "target/proxy.jar")));
-        command.addAll(args);
-        ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(stdout.toFile());
-        if (stderr.equals(stdout)) {
-            pb.redirectErrorStream(true);
-        } else {
-            pb.redirectError(stderr.toFile());
-        }
-        Map<String, String> env = pb.environment();
-        env.keySet().removeIf(k -> k.startsWith("PROXY_") || k.startsWith("AWS_") || k.startsWith("CONSUL_")
-                || k.equalsIgnoreCase("http_proxy") || k.equalsIgnoreCase("https_proxy") || k.startsWith("JAVA_"));
-        // Every AWS call (region, credentials, ECS, EC2) stays on loopback, where nothing answers.
-        env.put("AWS_ENDPOINT_URL", "http://127.0.0.1:" + closedPort);
-        env.put("AWS_EC2_METADATA_DISABLED", "true");
-        return pb.start();
+    /** Every AWS call (region, credentials, ECS, EC2) stays on loopback, where nothing answers. */
+    private static ProxyProcess.Launch aws(ProxyProcess.Launch launch, int closedPort) {
+        return launch.env("AWS_ENDPOINT_URL", "http://127.0.0.1:" + closedPort).env("AWS_EC2_METADATA_DISABLED", "true");
     }
 }

@@ -7,6 +7,9 @@ import dev.proxy.config.dynamic.MergedConfig;
 import dev.proxy.config.install.FileProviderConfig;
 import dev.proxy.config.install.InstallConfig;
 import dev.proxy.config.install.ProvidersConfig;
+import dev.proxy.config.install.RegistryCatalogConfig;
+import dev.proxy.provider.registrycatalog.RegistryCatalogProvider;
+import dev.proxy.server.forward.BackendTls;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.annotation.Requires;
 import jakarta.inject.Singleton;
@@ -50,6 +53,17 @@ class ProvidersWiringTest {
     void theFileProviderExistsOnlyWithItsSection() {
         try (ApplicationContext ctx = context(ProvidersConfig.NONE)) {
             assertThat(ctx.getBean(Providers.class).names()).isEmpty();
+        }
+    }
+
+    @Test
+    void theRegistryCatalogProviderExistsWithItsSectionAndSharesTheBackendTls() {
+        RegistryCatalogConfig catalog = new RegistryCatalogConfig(null, null, null, null, null, null, null, null, null,
+                null, null, null, null, null, null, null);
+        try (ApplicationContext ctx = context(new ProvidersConfig(null, null, catalog, null))) {
+            assertThat(ctx.getBean(Providers.class).names()).containsExactly("registrycatalog");
+            assertThat(ctx.getBean(RegistryCatalogProvider.class)).isNotNull();
+            assertThat(ctx.getBean(BackendTls.class)).isSameAs(ctx.getBean(BackendTls.class));
         }
     }
 

@@ -13,7 +13,10 @@ import dev.proxy.config.install.InstallConfig;
 import dev.proxy.middleware.Middlewares;
 import dev.proxy.ping.PingEndpoint;
 import dev.proxy.ping.PingHandler;
+import dev.proxy.provider.Backoff;
 import dev.proxy.server.forward.BackendPool;
+import dev.proxy.server.forward.BackendTls;
+import dev.proxy.tls.acme.CertificateResolvers;
 import dev.proxy.server.forward.Forwarder;
 import dev.proxy.metrics.PrometheusHandler;
 import dev.proxy.metrics.ProxyMetrics;
@@ -44,7 +47,10 @@ public final class DataPlane implements AutoCloseable {
     public final PingEndpoint pingEndpoint;
     public final RoutingService routing;
     public final Middlewares middlewares;
+    public final CertificateResolvers resolvers;
     public final ProxyServer server;
+    /** The TLS settings of particular services' backends (Connect services of the registryCatalog provider). */
+    public final BackendTls backendTls = new BackendTls();
     public final ProviderActivity activity = new ProviderActivity();
     /** Present with {@code --metrics.prometheus}. */
     public final ProxyMetrics metrics;
@@ -62,16 +68,26 @@ public final class DataPlane implements AutoCloseable {
 
     /** @param middlewares the middleware factory (tests give it a fake clock); closed with the data plane */
     public DataPlane(Middlewares middlewares, String... installFlags) {
+        this(middlewares, CertificateResolvers.DEFAULT_RETRIES, installFlags);
+    }
+
+    /** @param retries delays between failed certificate orders (ACME tests shorten them) */
+    public DataPlane(Backoff retries, String... installFlags) {
+        this(new Middlewares(), retries, installFlags);
+    }
+
+    private DataPlane(Middlewares middlewares, Backoff retries, String... installFlags) {
         this.middlewares = middlewares;
         List<ConfigEntry> entries = CommandLineEntries.fromFlags(List.of(installFlags));
         install = RecordDecoder.decode(InstallConfig.class, entries);
         pingEndpoint = new PingEndpoint(install);
         PingHandler ping = new PingHandler(pingEndpoint);
-        Forwarder forwarder = new Forwarder(new BackendPool(transport, install), install);
+        Forwarder forwarder = new Forwarder(new BackendPool(transport, install, backendTls), install);
+        resolvers = new CertificateResolvers(install, retries);
         List<RouteHandler> internalHandlers = new ArrayList<>();
         InternalServices internal = InternalServices.of(install, install.pingEnabled() ? ping : null,
                 () -> internalHandlers);
-        routing = new RoutingService(install, internal, forwarder, middlewares);
+        routing = new RoutingService(install, internal, forwarder, middlewares, resolvers);
         List<ExchangeListener> listeners = new ArrayList<>();
         listeners.add(exchanges::add);
         accessLog = install.accessLog() == null ? null : new AccessLog(install);
@@ -91,7 +107,7 @@ public final class DataPlane implements AutoCloseable {
                 internalHandlers.add(new DashboardHandler(install));
             }
         }
-        server = new ProxyServer(install, transport, routing, pingEndpoint, listeners);
+        server = new ProxyServer(install, transport, routing, pingEndpoint, resolvers, listeners);
         server.start();
     }
 
@@ -105,6 +121,10 @@ public final class DataPlane implements AutoCloseable {
 
     public String url(String entryPoint, String path) {
         return "http://127.0.0.1:" + port(entryPoint) + path;
+    }
+
+    public String httpsUrl(String entryPoint, String path) {
+        return "https://127.0.0.1:" + port(entryPoint) + path;
     }
 
     /** Applies a dynamic YAML configuration as the only provider, {@code file}: names get {@code @file}. */
@@ -136,6 +156,8 @@ public final class DataPlane implements AutoCloseable {
         server.entryPoints().values().forEach(EntryPoint::stopAccepting);
         transport.close();
         middlewares.close();
+        resolvers.close();
+        routing.close();
         if (accessLog != null) {
             accessLog.close();
         }

@@ -13,10 +13,12 @@ import java.util.TreeMap;
  * @param routers     by qualified name
  * @param services    by qualified name
  * @param middlewares by qualified name
+ * @param tls         every provider's certificates; TLS options by qualified name ({@code default} unqualified);
+ *                    the {@code default} store
  * @param errors      resources left out while merging, and why
  */
 public record MergedConfig(Map<String, Router> routers, Map<String, Service> services,
-                           Map<String, Middleware> middlewares, List<ResourceError> errors) {
+                           Map<String, Middleware> middlewares, TlsConfig tls, List<ResourceError> errors) {
 
     public static final MergedConfig EMPTY = new MergedConfig(Map.of(), Map.of(), Map.of(), List.of());
 
@@ -25,6 +27,13 @@ public record MergedConfig(Map<String, Router> routers, Map<String, Service> ser
         routers = Collections.unmodifiableMap(new TreeMap<>(routers));
         services = Collections.unmodifiableMap(new TreeMap<>(services));
         middlewares = Collections.unmodifiableMap(new TreeMap<>(middlewares));
+        tls = new TlsConfig(tls.certificates(), new TreeMap<>(tls.options()), tls.stores());
         errors = List.copyOf(errors);
+    }
+
+    /** Without TLS configuration. */
+    public MergedConfig(Map<String, Router> routers, Map<String, Service> services,
+                        Map<String, Middleware> middlewares, List<ResourceError> errors) {
+        this(routers, services, middlewares, TlsConfig.EMPTY, errors);
     }
 }

@@ -11,7 +11,7 @@ import java.util.List;
  * @param service     service name; without {@code @provider} it resolves in the router's provider
  * @param rule        Traefik v3 rule syntax
  * @param priority    0 (default) means the rule's length
- * @param tls         serve on TLS only (issue 4)
+ * @param tls         serve on TLS connections only (and not on plain ones)
  */
 public record Router(@Nullable List<String> entryPoints, @Nullable List<String> middlewares, @Nullable String service,
                      @Nullable String rule, @Nullable Long priority, @Nullable RouterTls tls) {

@@ -2,6 +2,9 @@ package dev.proxy.config.install;
 
 import dev.proxy.config.decode.InvalidValueException;
 import dev.proxy.config.decode.Secret;
+import dev.proxy.config.label.DefaultRule;
+import dev.proxy.rules.LabelConstraint;
+import dev.proxy.rules.RuleSyntaxException;
 import io.micronaut.core.annotation.Nullable;
 import java.util.List;
 
@@ -40,12 +43,23 @@ public record ClusterTasksConfig(
         }
         exposedByDefault = exposedByDefault == null || exposedByDefault;
         constraints = constraints == null ? "" : constraints;
+        try {
+            LabelConstraint.compile(constraints); // a typo stops the start instead of hiding every task
+        } catch (RuleSyntaxException e) {
+            throw new InvalidValueException("constraints", e.getMessage());
+        }
         healthyTasksOnly = healthyTasksOnly != null && healthyTasksOnly;
         refreshSeconds = refreshSeconds == null ? DEFAULT_REFRESH_SECONDS : refreshSeconds;
         if (refreshSeconds < 1) {
             throw new InvalidValueException("refreshSeconds", "must be at least 1");
         }
         defaultRule = defaultRule == null || defaultRule.isBlank() ? DEFAULT_RULE : defaultRule;
+        try {
+            DefaultRule.compile(defaultRule);
+        } catch (IllegalArgumentException e) {
+            // the cause's message, without the template again: the error already shows the value
+            throw new InvalidValueException("defaultRule", (e.getCause() != null ? e.getCause() : e).getMessage());
+        }
         ecsAnywhere = ecsAnywhere != null && ecsAnywhere;
         prefix = prefix == null || prefix.isBlank() ? DEFAULT_PREFIX : prefix;
     }

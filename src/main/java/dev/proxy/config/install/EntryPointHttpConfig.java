@@ -8,10 +8,11 @@ import java.util.List;
  *
  * @param middlewares prepended to each router's own middlewares, in order; a name without {@code @provider}
  *                    resolves in the provider of the router it is applied to
+ * @param tls         when present, every router on the entry point is served on TLS only (null: routers decide)
  */
-public record EntryPointHttpConfig(@Nullable List<String> middlewares) {
+public record EntryPointHttpConfig(@Nullable List<String> middlewares, @Nullable EntryPointTlsConfig tls) {
 
-    public static final EntryPointHttpConfig DEFAULT = new EntryPointHttpConfig(null);
+    public static final EntryPointHttpConfig DEFAULT = new EntryPointHttpConfig(null, null);
 
     public EntryPointHttpConfig {
         middlewares = middlewares == null ? List.of()

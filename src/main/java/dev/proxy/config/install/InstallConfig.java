@@ -1,5 +1,6 @@
 package dev.proxy.config.install;
 
+import dev.proxy.config.decode.InvalidValueException;
 import io.micronaut.core.annotation.Nullable;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -13,14 +14,17 @@ import java.util.Map;
  * @param log         the proxy's own log
  * @param providers   dynamic configuration sources
  * @param serversTransport how backends are reached
+ * @param certificatesResolvers named ACME resolvers that routers refer to with {@code tls.certResolver}
  * @param api         the JSON API and dashboard; {@code null} when disabled
  * @param metrics     Prometheus metrics
  * @param accessLog   one line per request; {@code null} when disabled
  */
 public record InstallConfig(@Nullable Map<String, EntryPointConfig> entryPoints, @Nullable PingConfig ping,
                             @Nullable LogConfig log, @Nullable ProvidersConfig providers,
-                            @Nullable ServersTransportConfig serversTransport, @Nullable ApiConfig api,
-                            @Nullable MetricsConfig metrics, @Nullable AccessLogConfig accessLog) {
+                            @Nullable ServersTransportConfig serversTransport,
+                            @Nullable Map<String, CertificateResolverConfig> certificatesResolvers,
+                            @Nullable ApiConfig api, @Nullable MetricsConfig metrics,
+                            @Nullable AccessLogConfig accessLog) {
 
     /** Name and port of the internal entry point created for ping when it is not defined (as in Traefik). */
     public static final String INTERNAL_ENTRY_POINT = "proxy";
@@ -42,12 +46,41 @@ public record InstallConfig(@Nullable Map<String, EntryPointConfig> entryPoints,
         log = log == null ? LogConfig.DEFAULT : log;
         providers = providers == null ? ProvidersConfig.NONE : providers;
         serversTransport = serversTransport == null ? ServersTransportConfig.DEFAULT : serversTransport;
+        certificatesResolvers = certificatesResolvers == null ? Map.of()
+                : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(certificatesResolvers));
+        checkResolvers(entryPoints, certificatesResolvers);
+    }
+
+    /** Names that refer across sections must exist: a typo would otherwise only show when a certificate is due. */
+    private static void checkResolvers(Map<String, EntryPointConfig> entryPoints,
+                                       Map<String, CertificateResolverConfig> resolvers) {
+        resolvers.forEach((name, resolver) -> {
+            HttpChallengeConfig http = resolver.acme().httpChallenge();
+            if (http != null && !entryPoints.containsKey(http.entryPoint())) {
+                throw new InvalidValueException("certificatesResolvers." + name + ".acme.httpChallenge.entryPoint",
+                        "entry point \"" + http.entryPoint() + "\" does not exist");
+            }
+        });
+        entryPoints.forEach((name, ep) -> {
+            EntryPointTlsConfig tls = ep.http().tls();
+            if (tls != null && tls.certResolver() != null && !resolvers.containsKey(tls.certResolver())) {
+                throw new InvalidValueException("entryPoints." + name + ".http.tls.certResolver",
+                        "certificate resolver \"" + tls.certResolver() + "\" does not exist");
+            }
+        });
     }
 
     /** Without the sections added after the first release (tests and older callers). */
     public InstallConfig(Map<String, EntryPointConfig> entryPoints, PingConfig ping, LogConfig log,
                          ProvidersConfig providers, ServersTransportConfig serversTransport) {
-        this(entryPoints, ping, log, providers, serversTransport, null, null, null);
+        this(entryPoints, ping, log, providers, serversTransport, null, null, null, null);
+    }
+
+    /** Without the operating sections (api, metrics, accessLog). */
+    public InstallConfig(Map<String, EntryPointConfig> entryPoints, PingConfig ping, LogConfig log,
+                         ProvidersConfig providers, ServersTransportConfig serversTransport,
+                         Map<String, CertificateResolverConfig> certificatesResolvers) {
+        this(entryPoints, ping, log, providers, serversTransport, certificatesResolvers, null, null, null);
     }
 
     public boolean pingEnabled() {

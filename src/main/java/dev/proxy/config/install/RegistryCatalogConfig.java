@@ -26,7 +26,8 @@ public record RegistryCatalogConfig(
         @Nullable Boolean connectByDefault,
         @Nullable String serviceName,
         @Nullable List<String> namespaces,
-        @Nullable List<String> strictChecks) {
+        @Nullable List<String> strictChecks,
+        @Nullable SelfRegistrationConfig selfRegistration) {
 
     public static final String DEFAULT_PREFIX = "proxy";
     public static final Duration DEFAULT_REFRESH_INTERVAL = Duration.ofSeconds(15);

@@ -159,7 +159,7 @@ public final class LabelDecoder {
     }
 
     /** Text safe for one log line: control characters escaped, long text cut. */
-    static String shown(String s, int limit) {
+    public static String shown(String s, int limit) {
         StringBuilder out = new StringBuilder();
         int i = 0;
         for (; i < s.length() && i < limit; i++) {

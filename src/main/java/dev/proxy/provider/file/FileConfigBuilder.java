@@ -8,6 +8,10 @@ import dev.proxy.config.dynamic.HttpConfig;
 import dev.proxy.config.dynamic.Middleware;
 import dev.proxy.config.dynamic.Router;
 import dev.proxy.config.dynamic.Service;
+import dev.proxy.config.dynamic.TlsCertificate;
+import dev.proxy.config.dynamic.TlsConfig;
+import dev.proxy.config.dynamic.TlsOptions;
+import dev.proxy.config.dynamic.TlsStore;
 import dev.proxy.provider.ExplainedItem;
 import java.io.StringReader;
 import java.util.ArrayList;
@@ -41,6 +45,9 @@ final class FileConfigBuilder {
         Combined<Router> routers = new Combined<>("router", warnings, explained);
         Combined<Service> services = new Combined<>("service", warnings, explained);
         Combined<Middleware> middlewares = new Combined<>("middleware", warnings, explained);
+        Combined<TlsOptions> tlsOptions = new Combined<>("TLS options", warnings, explained);
+        Combined<TlsStore> stores = new Combined<>("TLS store", warnings, explained);
+        List<TlsCertificate> certificates = new ArrayList<>();
         for (SourceFile file : files) {
             String name = file.path().toString();
             DynamicConfig config = RecordDecoder.decode(DynamicConfig.class,
@@ -49,11 +56,15 @@ final class FileConfigBuilder {
             List<String> taken = routers.add(http.routers(), name);
             services.add(http.services(), name);
             middlewares.add(http.middlewares(), name);
+            TlsConfig tls = config.tls();
+            certificates.addAll(tls.certificates());
+            tlsOptions.add(tls.options(), name);
+            stores.add(tls.stores(), name);
             explained.add(new ExplainedItem("file " + name, true, "exposed: %d routers, %d services, %d middlewares"
                     .formatted(http.routers().size(), http.services().size(), http.middlewares().size()), taken));
         }
-        return new Built(new DynamicConfig(new HttpConfig(routers.values, services.values, middlewares.values)),
-                warnings, explained);
+        return new Built(new DynamicConfig(new HttpConfig(routers.values, services.values, middlewares.values),
+                new TlsConfig(certificates, tlsOptions.values, stores.values)), warnings, explained);
     }
 
     /** One kind of resource from every file, first definition winning. */

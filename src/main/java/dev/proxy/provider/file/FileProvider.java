@@ -215,7 +215,7 @@ public class FileProvider implements Provider, Explainable {
 
     /** What became of each file and resource in the last read. */
     @Override
-    public List<ExplainedItem> explain() {
+    public List<ExplainedItem> explainItems() {
         return explained;
     }
 

@@ -35,8 +35,9 @@ public final class LoadBalancedService implements ServiceHandler {
         this.trustForwarded = trustForwarded;
         List<ServerState> list = new ArrayList<>();
         List<Integer> weights = new ArrayList<>();
+        String tlsProfile = forwarder.tlsProfile(name);
         for (var s : config.servers()) {
-            Target t = Target.of(s.url(), config.passHostHeader());
+            Target t = Target.of(s.url(), config.passHostHeader(), tlsProfile);
             list.add(new ServerState(t, s.weight(), StickySessions.token(s.url())));
             weights.add(s.weight());
         }

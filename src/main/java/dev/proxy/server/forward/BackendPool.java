@@ -37,11 +37,23 @@ public class BackendPool {
     private final NettyTransport transport;
     private final ServersTransportConfig config;
     private final Map<EventLoop, Map<Origin, ArrayDeque<Channel>>> idle = new ConcurrentHashMap<>();
+    private final BackendTls backendTls;
     private volatile SslContext tls;
 
     public BackendPool(NettyTransport transport, InstallConfig install) {
+        this(transport, install, new BackendTls());
+    }
+
+    @jakarta.inject.Inject
+    public BackendPool(NettyTransport transport, InstallConfig install, BackendTls backendTls) {
         this.transport = transport;
         this.config = install.serversTransport();
+        this.backendTls = backendTls;
+    }
+
+    /** The {@link BackendTls} key for the targets of {@code service}: the name when it has a profile, else empty. */
+    public String tlsProfile(String qualifiedService) {
+        return backendTls.has(qualifiedService) ? qualifiedService : "";
     }
 
     /** Gives an idle connection to {@code origin} on {@code loop}, or dials one; the callback runs on {@code loop}. */
@@ -67,7 +79,7 @@ public class BackendPool {
                     protected void initChannel(Channel ch) throws SSLException {
                         ChannelPipeline p = ch.pipeline();
                         if (origin.tls()) {
-                            p.addLast("tls", tlsContext().newHandler(ch.alloc(), origin.host(), origin.port()));
+                            p.addLast("tls", tlsContext(origin).newHandler(ch.alloc(), origin.host(), origin.port()));
                         }
                         p.addLast("codec", new HttpClientCodec(new HttpDecoderConfig()
                                 .setMaxHeaderSize(MAX_RESPONSE_HEADER_SIZE)
@@ -141,7 +153,15 @@ public class BackendPool {
         }
     }
 
-    private SslContext tlsContext() throws SSLException {
+    private SslContext tlsContext(Origin origin) throws SSLException {
+        if (!origin.tlsProfile().isEmpty()) {
+            SslContext own = backendTls.get(origin.tlsProfile());
+            if (own == null) {
+                // Fail closed: never fall back to the default client for a service that needs its own identity.
+                throw new SSLException("no TLS settings for the servers of " + origin.tlsProfile() + " any more");
+            }
+            return own;
+        }
         SslContext c = tls;
         if (c == null) {
             c = SslContextBuilder.forClient().build();

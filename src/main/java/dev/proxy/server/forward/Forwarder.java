@@ -32,6 +32,11 @@ public class Forwarder {
         this.serverName = AsciiString.cached(hostName());
     }
 
+    /** The TLS profile of {@code service}'s targets (see {@link BackendTls}); empty for the default TLS client. */
+    public String tlsProfile(String qualifiedService) {
+        return pool.tlsProfile(qualifiedService);
+    }
+
     /**
      * @param trustForwarded whether the client's peer address may supply X-Forwarded-* headers
      * @param outcome        told whether the server answered (passive health)
@@ -49,7 +54,7 @@ public class Forwarder {
             h.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.UPGRADE);
             h.set(HttpHeaderNames.UPGRADE, HttpHeaderValues.WEBSOCKET);
         }
-        String proto = exchange.localAddress() != null && exchange.entryPointInfo().isTls()
+        String proto = exchange.isTls()
                 ? (webSocket ? "wss" : "https") : (webSocket ? "ws" : "http");
         ForwardedHeaders.apply(h, trustForwarded.test(exchange), exchange.clientIp(), proto,
                 exchange.originalHost(), exchange.localAddress().getPort(), serverName);

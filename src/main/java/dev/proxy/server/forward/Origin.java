@@ -1,7 +1,15 @@
 package dev.proxy.server.forward;
 
-/** Where backend connections go: host, port and whether TLS is used. Pools are keyed by it. */
-public record Origin(String host, int port, boolean tls) {
+/**
+ * Where backend connections go: host, port, whether TLS is used, and with which {@link BackendTls} profile (empty:
+ * the default TLS client). Pools are keyed by it, so connections made with different client certificates are never
+ * shared.
+ */
+public record Origin(String host, int port, boolean tls, String tlsProfile) {
+
+    public Origin(String host, int port, boolean tls) {
+        this(host, port, tls, "");
+    }
 
     /** The Host header value for this origin (port omitted when it is the scheme's default). */
     public String authority() {

@@ -183,8 +183,10 @@ final class ProxyCall implements RequestBodySink {
             if (last) {
                 exchange.flushResponse();
             } else if (!exchange.clientWritable()) {
+                // Stop reading first, then flush: the flush may drain the buffer at once and fire the writability
+                // event (which turns reading back on) before it returns — stopping after it would stall for good.
+                backend.config().setAutoRead(false);
                 exchange.flushResponse();
-                backend.config().setAutoRead(false); // resumed by onClientWritable
             }
             if (last) {
                 responseDone = true;

@@ -14,6 +14,11 @@ import java.util.Locale;
 public record Target(String url, Origin origin, String basePath, boolean passHostHeader) {
 
     public static Target of(String url, boolean passHostHeader) {
+        return of(url, passHostHeader, "");
+    }
+
+    /** @param tlsProfile the {@link BackendTls} key of its service, or empty for the default TLS client */
+    public static Target of(String url, boolean passHostHeader, String tlsProfile) {
         URI u = URI.create(url.trim());
         String scheme = u.getScheme().toLowerCase(Locale.ROOT);
         boolean tls = scheme.equals("https");
@@ -26,6 +31,6 @@ public record Target(String url, Origin origin, String basePath, boolean passHos
         if (path.endsWith("/")) {
             path = path.substring(0, path.length() - 1);
         }
-        return new Target(url, new Origin(host, port, tls), path, passHostHeader);
+        return new Target(url, new Origin(host, port, tls, tls ? tlsProfile : ""), path, passHostHeader);
     }
 }

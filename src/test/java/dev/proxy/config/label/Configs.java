@@ -15,17 +15,20 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Test builders: short spellings of labels, items and whole expected configurations, so table rows stay short. */
-final class Configs {
+/**
+ * Test builders: short spellings of labels, items and whole expected configurations, so table rows stay short (also
+ * used by the label providers' builder tests).
+ */
+public final class Configs {
 
-    static final String PREFIX = "proxy";
-    static final DefaultRule HOST_RULE = DefaultRule.compile("Host(`{{ normalize .Name }}`)");
+    public static final String PREFIX = "proxy";
+    public static final DefaultRule HOST_RULE = DefaultRule.compile("Host(`{{ normalize .Name }}`)");
 
     private Configs() {
     }
 
     /** Labels from {@code key=value} strings, split at the first {@code =} (like Consul tags). */
-    static Map<String, String> labels(String... pairs) {
+    public static Map<String, String> labels(String... pairs) {
         Map<String, String> out = new LinkedHashMap<>();
         for (String p : pairs) {
             int eq = p.indexOf('=');
@@ -35,36 +38,36 @@ final class Configs {
     }
 
     /** The usual item: Consul-style service {@code app} at 127.0.0.2:8080. */
-    static Item item() {
+    public static Item item() {
         return item("app", "127.0.0.2", 8080);
     }
 
-    static Item item(String name, String address, Integer port) {
+    public static Item item(String name, String address, Integer port) {
         return new Item("consul service " + name, name, address, port);
     }
 
     /** Decode + defaults with the default rule, as a provider does for one item. */
-    static BuildResult build(Item item, Map<String, String> labels) {
+    public static BuildResult build(Item item, Map<String, String> labels) {
         return build(item, labels, HOST_RULE);
     }
 
-    static BuildResult build(Item item, Map<String, String> labels, DefaultRule rule) {
+    public static BuildResult build(Item item, Map<String, String> labels, DefaultRule rule) {
         DynamicConfig decoded = LabelDecoder.decode(labels, PREFIX, item.description() + " tag");
         return new ItemDefaults(rule).apply(decoded, item);
     }
 
-    static DynamicConfig http(Map<String, Router> routers, Map<String, Service> services) {
+    public static DynamicConfig http(Map<String, Router> routers, Map<String, Service> services) {
         return http(routers, services, Map.of());
     }
 
-    static DynamicConfig http(Map<String, Router> routers, Map<String, Service> services,
+    public static DynamicConfig http(Map<String, Router> routers, Map<String, Service> services,
                               Map<String, Middleware> middlewares) {
         return new DynamicConfig(new HttpConfig(routers, services, middlewares));
     }
 
     /** {@code name, value, name, value, …} in order. */
     @SuppressWarnings("unchecked")
-    static <V> Map<String, V> map(Object... namesAndValues) {
+    public static <V> Map<String, V> map(Object... namesAndValues) {
         Map<String, V> out = new LinkedHashMap<>();
         for (int i = 0; i < namesAndValues.length; i += 2) {
             out.put((String) namesAndValues[i], (V) namesAndValues[i + 1]);
@@ -72,20 +75,20 @@ final class Configs {
         return out;
     }
 
-    static Router router(String service, String rule) {
+    public static Router router(String service, String rule) {
         return new Router(null, null, service, rule, null, null);
     }
 
     /** A load-balancer service with default settings over the given URLs. */
-    static Service lb(String... urls) {
+    public static Service lb(String... urls) {
         return service(new LoadBalancer(servers(urls), null, null, null, null));
     }
 
-    static Service service(LoadBalancer lb) {
+    public static Service service(LoadBalancer lb) {
         return new Service(lb, null);
     }
 
-    static List<Server> servers(String... urls) {
+    public static List<Server> servers(String... urls) {
         List<Server> out = new ArrayList<>();
         for (String url : urls) {
             out.add(Server.of(url));
@@ -94,12 +97,12 @@ final class Configs {
     }
 
     /** A weighted load balancer ({@code loadbalancer.weight}) over the given URLs. */
-    static Service weightedLb(int weight, String... urls) {
+    public static Service weightedLb(int weight, String... urls) {
         return service(new LoadBalancer(servers(urls), null, null, null, weight));
     }
 
     /** A weighted (canary) service: {@code name, weight, name, weight, …}. */
-    static Service split(Object... namesAndWeights) {
+    public static Service split(Object... namesAndWeights) {
         List<WeightedService> members = new ArrayList<>();
         for (int i = 0; i < namesAndWeights.length; i += 2) {
             members.add(new WeightedService((String) namesAndWeights[i], (Integer) namesAndWeights[i + 1]));
@@ -107,7 +110,7 @@ final class Configs {
         return new Service(null, new Weighted(members, null));
     }
 
-    static List<String> list(String... items) {
+    public static List<String> list(String... items) {
         return Arrays.asList(items);
     }
 }

@@ -1,0 +1,237 @@
+package dev.proxy.provider.clustertasks;
+
+import dev.proxy.config.install.ClusterTasksConfig;
+import dev.proxy.provider.clustertasks.TaskContainer.Host;
+import dev.proxy.provider.clustertasks.TaskContainer.NetworkMode;
+import dev.proxy.provider.clustertasks.TaskContainer.PortMapping;
+import io.micronaut.core.annotation.Nullable;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import software.amazon.awssdk.services.ecs.model.Attachment;
+import software.amazon.awssdk.services.ecs.model.Container;
+import software.amazon.awssdk.services.ecs.model.ContainerDefinition;
+import software.amazon.awssdk.services.ecs.model.ContainerInstance;
+import software.amazon.awssdk.services.ecs.model.KeyValuePair;
+import software.amazon.awssdk.services.ecs.model.NetworkBinding;
+import software.amazon.awssdk.services.ecs.model.NetworkInterface;
+import software.amazon.awssdk.services.ecs.model.Task;
+import software.amazon.awssdk.services.ecs.model.TaskDefinition;
+
+/**
+ * One refresh of the {@code clusterTasks} provider: reads the watched clusters' running tasks with their container
+ * definitions and hosts, and returns one {@link TaskContainer} per (task, container). Not thread-safe: the polling
+ * supervisor calls it from one thread.
+ *
+ * <p>Per cluster: {@code ListTasks} (every page), {@code DescribeTasks} per {@value EcsApi#BATCH} tasks, then for
+ * container instances not seen before {@code DescribeContainerInstances} per {@value EcsApi#BATCH} and
+ * {@code ec2:DescribeInstances} ({@code i-…}) or {@code ssm:DescribeInstanceInformation} ({@code mi-…}, with
+ * {@code ecsAnywhere}), and {@code DescribeTaskDefinition} for task definitions not seen before.
+ *
+ * <p>Caches, so that a steady cluster costs only the list and describe-tasks calls:
+ * <ul>
+ *   <li>task definitions by <em>task-definition</em> ARN (it names one immutable revision): a new task of a known
+ *       revision costs nothing (Traefik keys by task ARN, so every new task costs a call: its issue #13884);</li>
+ *   <li>container instances by ARN (their instance id never changes), and instance addresses by instance id, kept
+ *       only once known (a running EC2 instance's primary private address never changes), so an instance not found
+ *       or not running is asked about again at the next refresh.</li>
+ * </ul>
+ * Entries not used by a successful refresh are dropped. Any failed call fails the whole refresh (all or nothing):
+ * a partial answer would drop the routes of the tasks it missed.
+ */
+final class TaskFetcher {
+
+    /** The parts of a task definition the provider reads. */
+    private record Definition(String family, NetworkMode networkMode, Map<String, ContainerDefinition> containers) {
+    }
+
+    private final EcsApi api;
+    private final ClusterTasksConfig config;
+    private final Map<String, Definition> definitions = new HashMap<>();
+    private final Map<String, String> instanceIds = new HashMap<>();
+    private final Map<String, String> addresses = new HashMap<>();
+
+    TaskFetcher(EcsApi api, ClusterTasksConfig config) {
+        this.api = api;
+        this.config = config;
+    }
+
+    List<TaskContainer> fetch() {
+        List<String> clusters = config.autoDiscoverClusters() ? api.listClusters() : config.clusters();
+        Set<String> usedDefinitions = new HashSet<>();
+        Set<String> usedInstances = new HashSet<>();
+        Map<String, Host> hosts = new HashMap<>();
+        List<TaskContainer> out = new ArrayList<>();
+        for (String cluster : clusters) {
+            List<Task> tasks = new ArrayList<>();
+            for (List<String> batch : batches(api.listRunningTasks(cluster), EcsApi.BATCH)) {
+                tasks.addAll(api.describeTasks(cluster, batch));
+            }
+            resolveHosts(cluster, tasks, hosts);
+            String clusterName = nameOf(cluster);
+            for (Task task : tasks) {
+                Definition definition = definition(task.taskDefinitionArn());
+                usedDefinitions.add(task.taskDefinitionArn());
+                Host host = task.containerInstanceArn() == null ? null : hosts.get(task.containerInstanceArn());
+                if (host != null) {
+                    usedInstances.add(host.containerInstanceArn());
+                }
+                for (Container container : task.containers()) {
+                    out.add(item(clusterName, task, definition, container, host));
+                }
+            }
+        }
+        definitions.keySet().retainAll(usedDefinitions);
+        instanceIds.keySet().retainAll(usedInstances);
+        Set<String> usedIds = new HashSet<>(instanceIds.values());
+        addresses.keySet().retainAll(usedIds);
+        return out;
+    }
+
+    /** Finds the hosts of a cluster's tasks: container instances first seen are described, then their addresses. */
+    private void resolveHosts(String cluster, List<Task> tasks, Map<String, Host> hosts) {
+        Set<String> unknown = new LinkedHashSet<>();
+        for (Task task : tasks) {
+            String arn = task.containerInstanceArn();
+            if (arn != null && !arn.isEmpty() && !instanceIds.containsKey(arn)) {
+                unknown.add(arn);
+            }
+        }
+        for (List<String> batch : batches(List.copyOf(unknown), EcsApi.BATCH)) {
+            for (ContainerInstance ci : api.describeContainerInstances(cluster, batch)) {
+                if (ci.ec2InstanceId() != null && !ci.ec2InstanceId().isEmpty()) {
+                    instanceIds.put(ci.containerInstanceArn(), ci.ec2InstanceId());
+                }
+            }
+        }
+        Set<String> ec2 = new LinkedHashSet<>();
+        Set<String> managed = new LinkedHashSet<>();
+        Map<String, String> unavailable = new HashMap<>();
+        for (Task task : tasks) {
+            String id = task.containerInstanceArn() == null ? null : instanceIds.get(task.containerInstanceArn());
+            if (id != null && !addresses.containsKey(id)) {
+                if (id.startsWith("mi-")) {
+                    if (config.ecsAnywhere()) {
+                        managed.add(id);
+                    }
+                } else {
+                    ec2.add(id);
+                }
+            }
+        }
+        for (List<String> batch : batches(List.copyOf(ec2), EcsApi.BATCH)) {
+            Map<String, EcsApi.Ec2Instance> found = api.describeEc2Instances(batch);
+            for (String id : batch) {
+                EcsApi.Ec2Instance instance = found.get(id);
+                if (instance == null) {
+                    unavailable.put(id, "EC2 instance " + id + " not found");
+                } else if (!instance.state().equals("running")) {
+                    unavailable.put(id, "EC2 instance " + id + " is " + instance.state() + ", not running");
+                } else if (instance.privateIp() == null || instance.privateIp().isEmpty()) {
+                    unavailable.put(id, "EC2 instance " + id + " has no private IP address");
+                } else {
+                    addresses.put(id, instance.privateIp());
+                }
+            }
+        }
+        for (List<String> batch : batches(List.copyOf(managed), SdkEcsApi.SSM_BATCH)) {
+            Map<String, String> found = api.describeManagedInstances(batch);
+            for (String id : batch) {
+                String ip = found.get(id);
+                if (ip == null || ip.isEmpty()) {
+                    unavailable.put(id, "ECS Anywhere instance " + id + " has no IP address in SSM");
+                } else {
+                    addresses.put(id, ip);
+                }
+            }
+        }
+        for (Task task : tasks) {
+            String arn = task.containerInstanceArn();
+            if (arn == null || arn.isEmpty() || hosts.containsKey(arn)) {
+                continue;
+            }
+            String id = instanceIds.get(arn);
+            hosts.put(arn, id == null
+                    ? new Host(arn, "", null, "container instance " + arn + " not found")
+                    : new Host(arn, id, addresses.get(id), unavailable.get(id)));
+        }
+    }
+
+    private Definition definition(String arn) {
+        Definition known = definitions.get(arn);
+        if (known != null) {
+            return known;
+        }
+        TaskDefinition d = api.describeTaskDefinition(arn);
+        Map<String, ContainerDefinition> containers = new HashMap<>();
+        d.containerDefinitions().forEach(c -> containers.put(c.name(), c));
+        Definition definition = new Definition(d.family() == null ? "" : d.family(),
+                NetworkMode.of(d.networkModeAsString()), containers);
+        definitions.put(arn, definition);
+        return definition;
+    }
+
+    private static TaskContainer item(String cluster, Task task, Definition definition, Container container,
+                                      @Nullable Host host) {
+        ContainerDefinition def = definition.containers().get(container.name());
+        List<PortMapping> mappings = def == null ? List.of() : def.portMappings().stream()
+                .map(m -> new PortMapping(orZero(m.containerPort()), orZero(m.hostPort()), m.protocolAsString()))
+                .toList();
+        List<PortMapping> bindings = container.networkBindings().stream()
+                .map((NetworkBinding b) -> new PortMapping(orZero(b.containerPort()), orZero(b.hostPort()),
+                        b.protocolAsString()))
+                .toList();
+        String group = task.group() == null || task.group().isBlank() ? "family:" + definition.family() : task.group();
+        return new TaskContainer(cluster, task.taskArn(), group, orUnknown(task.lastStatus()),
+                orUnknown(task.healthStatusAsString()), definition.networkMode(), container.name(),
+                container.lastStatus(), def != null, def == null ? Map.of() : def.dockerLabels(),
+                eniAddress(task, container), mappings, bindings, host);
+    }
+
+    /** The container's network interface address; the task's ENI attachment when the container does not say. */
+    private static @Nullable String eniAddress(Task task, Container container) {
+        for (NetworkInterface ni : container.networkInterfaces()) {
+            if (ni.privateIpv4Address() != null && !ni.privateIpv4Address().isEmpty()) {
+                return ni.privateIpv4Address();
+            }
+            if (ni.ipv6Address() != null && !ni.ipv6Address().isEmpty()) {
+                return ni.ipv6Address();
+            }
+        }
+        for (Attachment a : task.attachments()) {
+            for (KeyValuePair detail : a.details()) {
+                if ("privateIPv4Address".equals(detail.name()) && detail.value() != null && !detail.value().isEmpty()) {
+                    return detail.value();
+                }
+            }
+        }
+        return null;
+    }
+
+    /** A cluster's name from its name or ARN ({@code arn:aws:ecs:region:account:cluster/name}). */
+    static String nameOf(String cluster) {
+        int slash = cluster.lastIndexOf('/');
+        return cluster.startsWith("arn:") && slash >= 0 ? cluster.substring(slash + 1) : cluster;
+    }
+
+    /** {@code items} in consecutive batches of at most {@code size}; none for none. */
+    static <T> List<List<T>> batches(List<T> items, int size) {
+        List<List<T>> out = new ArrayList<>();
+        for (int from = 0; from < items.size(); from += size) {
+            out.add(List.copyOf(items.subList(from, Math.min(items.size(), from + size))));
+        }
+        return out;
+    }
+
+    private static int orZero(@Nullable Integer port) {
+        return port == null ? 0 : port;
+    }
+
+    private static String orUnknown(@Nullable String status) {
+        return status == null || status.isEmpty() ? "UNKNOWN" : status;
+    }
+}

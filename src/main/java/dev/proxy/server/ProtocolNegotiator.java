@@ -1,0 +1,122 @@
+package dev.proxy.server;
+
+import dev.proxy.tls.SniSelector;
+import dev.proxy.tls.acme.AcmeChallenges;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.ssl.ApplicationProtocolNames;
+import io.netty.handler.ssl.ApplicationProtocolNegotiationHandler;
+import java.util.List;
+import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one place that decides what protocol a new client connection speaks, and builds its pipeline for it:
+ * <ol>
+ *   <li>The first byte tells TLS from plain text: a TLS connection starts with a handshake record (0x16), which no
+ *       HTTP/1.x request line can start with. TLS is accepted only while the entry point has TLS routers (as in
+ *       Traefik, where an entry point is TLS when a router on it is); otherwise the bytes go to the HTTP parser,
+ *       which refuses them.</li>
+ *   <li>On TLS, {@link SniSelector} answers the ClientHello (options and certificate by SNI name), and after the
+ *       handshake the ALPN result picks the protocol: {@code http/1.1} (or none) installs the HTTP/1.1 codec;
+ *       {@code acme-tls/1} — a CA validating a TLS-ALPN-01 challenge — is closed once the handshake has shown the
+ *       challenge certificate. HTTP/2 ({@code h2}) is meant to be one more branch here.</li>
+ * </ol>
+ * Either way the connection ends with the same {@link HttpConnectionHandler}, which was in the pipeline from the
+ * start (its idle timeout covers a client that never sends a byte or never finishes a handshake).
+ */
+final class ProtocolNegotiator extends ByteToMessageDecoder {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ProtocolNegotiator.class);
+    private static final int TLS_HANDSHAKE_RECORD = 0x16;
+
+    /** Edge defaults close to nginx's: an 8 KiB request line, 32 KiB of headers in all. */
+    static final int MAX_INITIAL_LINE = 8 * 1024;
+    static final int MAX_HEADER_SIZE = 32 * 1024;
+
+    private final EntryPoint entryPoint;
+    private final RoutingService routing;
+    private final AcmeChallenges challenges;
+    private final HttpConnectionHandler connection;
+
+    ProtocolNegotiator(EntryPoint entryPoint, RoutingService routing, AcmeChallenges challenges,
+                       HttpConnectionHandler connection) {
+        this.entryPoint = entryPoint;
+        this.routing = routing;
+        this.challenges = challenges;
+        this.connection = connection;
+    }
+
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        if (!in.isReadable()) {
+            return;
+        }
+        ChannelPipeline p = ctx.pipeline();
+        boolean tls = in.getUnsignedByte(in.readerIndex()) == TLS_HANDSHAKE_RECORD
+                && routing.snapshot().acceptsTls(entryPoint.name());
+        if (tls) {
+            SniSelector selector = new SniSelector(entryPoint.name(), () -> routing.snapshot().tls(), challenges);
+            p.addAfter(ctx.name(), "tls", selector);
+            p.addAfter("tls", "alpn", new AfterHandshake(selector));
+        } else {
+            installHttp1(p);
+        }
+        p.remove(this); // what was read so far goes on to the handlers just added
+    }
+
+    private void installHttp1(ChannelPipeline p) {
+        p.addBefore("http", "bytes", connection.firstByteMarker());
+        p.addBefore("http", "codec", new HttpServerCodec(new HttpDecoderConfig()
+                .setMaxInitialLineLength(MAX_INITIAL_LINE)
+                .setMaxHeaderSize(MAX_HEADER_SIZE)
+                .setValidateHeaders(true)
+                .setStrictLineParsing(true)
+                .setAllowDuplicateContentLengths(false)));
+    }
+
+    /** Runs once the TLS handshake is done: records what was negotiated and installs the protocol's handlers. */
+    private final class AfterHandshake extends ApplicationProtocolNegotiationHandler {
+
+        private final SniSelector selector;
+
+        AfterHandshake(SniSelector selector) {
+            super(""); // no ALPN agreed: HTTP/1.1, see below
+            this.selector = selector;
+        }
+
+        @Override
+        protected void configurePipeline(ChannelHandlerContext ctx, String protocol) {
+            if (protocol.equals(AcmeChallenges.ACME_TLS_PROTOCOL)) {
+                // RFC 8737: the validation is the handshake itself; nothing else is served on such a connection.
+                ctx.close();
+                return;
+            }
+            if (!protocol.isEmpty() && !protocol.equals(ApplicationProtocolNames.HTTP_1_1)) {
+                LOG.debug("entry point {}: ALPN protocol {} is not served; closing", entryPoint.name(), protocol);
+                ctx.close();
+                return;
+            }
+            if (selector.options() == null) {
+                ctx.close(); // a challenge certificate without acme-tls/1: cannot happen with its ALPN settings
+                return;
+            }
+            String sni = selector.hostname() == null ? "" : selector.hostname().toLowerCase(Locale.ROOT);
+            connection.tlsEstablished(new ConnectionTls(sni, selector.options().name(), protocol));
+            installHttp1(ctx.pipeline());
+        }
+
+        @Override
+        protected void handshakeFailure(ChannelHandlerContext ctx, Throwable cause) {
+            // Scanners and clients with old TLS versions fail here all day long: not worth more than debug.
+            LOG.debug("entry point {}: TLS handshake with {} failed: {}", entryPoint.name(),
+                    ctx.channel().remoteAddress(), cause.toString());
+            ctx.close();
+        }
+    }
+}

@@ -1,0 +1,147 @@
+package dev.proxy.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.proxy.testing.Loopback;
+import dev.proxy.testing.ProxyProcess;
+import java.net.InetSocketAddress;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Graceful shutdown of the packaged program on SIGTERM and SIGINT: ping answers the terminating status while the
+ * other entry points drain (in-flight requests complete), then the process exits 0.
+ *
+ * <p>The data entry point keeps accepting for its {@code requestAcceptGraceTimeout}; the ping entry point has the
+ * default grace of 0s and must still answer all that time. (Traefik closes it at once, so health checkers see
+ * "connection refused" rather than the terminating status.)
+ */
+class ShutdownIT {
+
+    static final String GRACE = "5s";
+
+    @Test
+    void onSigtermPingAnswers503UntilTheEntryPointsHaveDrainedThenTheProcessExits0() {
+        int ping = ProxyProcess.freePort();
+        int web = ProxyProcess.freePort();
+        try (ProxyProcess proxy = ProxyProcess.command("--ping", "--entryPoints.proxy.address=127.0.0.1:" + ping,
+                "--entryPoints.web.address=127.0.0.1:" + web,
+                "--entryPoints.web.transport.lifeCycle.requestAcceptGraceTimeout=" + GRACE).start()) {
+            proxy.awaitPort(ping);
+            proxy.awaitPort(web);
+            assertThat(Loopback.get(ping, "/ping").statusCode()).isEqualTo(200);
+
+            proxy.signal("TERM");
+
+            awaitPingStatus(ping, 503);
+            HttpResponse<String> terminating = Loopback.get(ping, "/ping");
+            assertThat(terminating.statusCode()).isEqualTo(503);
+            assertThat(terminating.body()).isEqualTo("Service Unavailable");
+            assertThat(Loopback.get(web, "/").statusCode()).as("web still accepts during its grace").isEqualTo(404);
+            ProxyProcess check = ProxyProcess.command("healthcheck", "--ping",
+                    "--entryPoints.proxy.address=127.0.0.1:" + ping).run();
+            assertThat(check.stdout()).as(check.transcript()).containsExactly("Bad healthcheck status: 503 Service Unavailable");
+            assertThat(check.exitCode()).isEqualTo(1);
+
+            assertThat(proxy.awaitExit()).as(proxy.transcript()).isZero();
+            assertThat(proxy.stdout()).anyMatch(l -> l.contains("received SIGTERM: graceful shutdown"))
+                    .last().asString().endsWith("stopped");
+        }
+    }
+
+    @Test
+    void onSigintPingAnswersACustomTerminatingStatus() {
+        int ping = ProxyProcess.freePort();
+        int web = ProxyProcess.freePort();
+        try (ProxyProcess proxy = ProxyProcess.command("--ping", "--ping.terminatingStatusCode=204",
+                "--entryPoints.proxy.address=127.0.0.1:" + ping, "--entryPoints.web.address=127.0.0.1:" + web,
+                "--entryPoints.web.transport.lifeCycle.requestAcceptGraceTimeout=" + GRACE).start()) {
+            proxy.awaitPort(ping);
+
+            proxy.signal("INT");
+
+            awaitPingStatus(ping, 204);
+            assertThat(Loopback.get(ping, "/ping").body()).isEmpty();
+            assertThat(proxy.awaitExit()).as(proxy.transcript()).isZero();
+        }
+    }
+
+    @Test
+    void onSigtermAnInFlightRequestCompletesThenTheProcessExits0(@TempDir Path dir) throws Exception {
+        // The backend holds /slow until the test lets it answer: the request is in flight for certain.
+        CountDownLatch arrived = new CountDownLatch(1);
+        CountDownLatch answer = new CountDownLatch(1);
+        HttpServer backend = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        backend.createContext("/", exchange -> {
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        backend.createContext("/slow", exchange -> {
+            arrived.countDown();
+            try {
+                answer.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            byte[] body = "slow answer".getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        backend.setExecutor(Executors.newCachedThreadPool());
+        backend.start();
+        Files.writeString(dir.resolve("dynamic.yml"), """
+                http:
+                  routers:
+                    slow:
+                      entryPoints: [web]
+                      rule: "PathPrefix(`/`)"
+                      service: slow
+                  services:
+                    slow:
+                      loadBalancer:
+                        servers:
+                          - url: "http://127.0.0.1:%d"
+                """.formatted(backend.getAddress().getPort()));
+        int ping = ProxyProcess.freePort();
+        int web = ProxyProcess.freePort();
+        try (ProxyProcess proxy = ProxyProcess.command("--ping", "--entryPoints.proxy.address=127.0.0.1:" + ping,
+                "--entryPoints.web.address=127.0.0.1:" + web, "--providers.file.filename=dynamic.yml")
+                .workingDirectory(dir).start()) {
+            proxy.awaitPort(web);
+            await("route to the backend").atMost(ProxyProcess.TIMEOUT).pollInterval(Duration.ofMillis(50))
+                    .until(() -> Loopback.get(web, "/ready").statusCode() == 204);
+            CompletableFuture<HttpResponse<String>> slow = CompletableFuture.supplyAsync(() -> Loopback.get(web, "/slow"));
+            assertThat(arrived.await(ProxyProcess.TIMEOUT.toSeconds(), TimeUnit.SECONDS)).as("request reached the backend").isTrue();
+
+            proxy.signal("TERM");
+
+            awaitPingStatus(ping, 503);
+            assertThat(proxy.isAlive()).as("waits for the request in flight").isTrue();
+            answer.countDown();
+            HttpResponse<String> r = slow.get(30, TimeUnit.SECONDS);
+            assertThat(r.statusCode()).isEqualTo(200);
+            assertThat(r.body()).isEqualTo("slow answer");
+            assertThat(proxy.awaitExit()).as(proxy.transcript()).isZero();
+        } finally {
+            answer.countDown();
+            backend.stop(0);
+        }
+    }
+
+    private static void awaitPingStatus(int port, int status) {
+        await("GET /ping → " + status).atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+                .until(() -> Loopback.get(port, "/ping").statusCode() == status);
+    }
+}
