@@ -55,7 +55,7 @@ final class JsonFormat implements LineFormat {
         g.writeStringField("RequestMethod", r.method());
         g.writeStringField("RequestPath", RequestTarget.redacted(r.uri()));
         g.writeStringField("RequestProtocol", r.protocol());
-        g.writeStringField("RequestScheme", "http");
+        g.writeStringField("RequestScheme", r.tls() ? "https" : "http");
         g.writeNumberField("RequestCount", line.requestCount());
         if (r.router() != null) {
             g.writeStringField("RouterName", r.router());

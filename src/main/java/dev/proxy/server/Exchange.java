@@ -467,7 +467,8 @@ public final class Exchange implements RequestFacts {
         return new ExchangeRecord(entryPoint(), route == null ? null : route.name(),
                 handler == null ? null : handler.name(), request.method().name(), originalUri,
                 clientVersion.text(), originalHost, request.headers(), clientAddress(), status, bytesSent, startNanos,
-                System.nanoTime() - startNanos, handler != null && handler.name().endsWith("@internal"), serviceUrl);
+                System.nanoTime() - startNanos, handler != null && handler.name().endsWith("@internal"), serviceUrl,
+                isTls());
     }
 
     /** Hands the raw connection over (protocol upgrade): the HTTP codec is removed and the exchange ends. */

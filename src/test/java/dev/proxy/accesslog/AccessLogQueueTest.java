@@ -44,7 +44,7 @@ class AccessLogQueueTest {
 
     private static ExchangeRecord record(int i) {
         return new ExchangeRecord("web", "r@file", "s@file", "GET", "/" + i, "HTTP/1.1", "example", new DefaultHttpHeaders(),
-                InetAddress.getLoopbackAddress(), 200, 2, System.nanoTime(), 1_000_000, false, null);
+                InetAddress.getLoopbackAddress(), 200, 2, System.nanoTime(), 1_000_000, false, null, false);
     }
 
     private static AccessLogConfig config(int bufferingSize) {
