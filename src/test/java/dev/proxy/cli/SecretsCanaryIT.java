@@ -129,6 +129,11 @@ class SecretsCanaryIT {
             String api = "http://127.0.0.1:" + internal + "/api";
             await().atMost(Duration.ofSeconds(60)).ignoreExceptions()
                     .until(() -> Http.get(api + "/http/routers/app@file").statusCode() == 200);
+            // The Consul and AWS providers really ran with the canaries, and failed (nothing answers on loopback).
+            for (String provider : List.of("registrycatalog", "clustertasks")) {
+                await().atMost(Duration.ofSeconds(60)).until(() ->
+                        ((Number) Http.object(Http.get(api + "/providers/" + provider)).get("failures")).intValue() > 0);
+            }
             String app = "http://127.0.0.1:" + web;
             String good = "Basic " + Base64.getEncoder().encodeToString(("admin:" + BASIC_PASSWORD).getBytes(StandardCharsets.UTF_8));
             String bad = "Basic " + Base64.getEncoder().encodeToString(("admin:" + BASIC_PASSWORD + "-wrong").getBytes(StandardCharsets.UTF_8));
@@ -178,7 +183,9 @@ class SecretsCanaryIT {
         // Positive controls: JSON logs at DEBUG with the configuration dump, and an access log keeping headers.
         List<String> lines = out.lines().filter(l -> !l.isBlank()).toList();
         assertThat(lines).isNotEmpty().allSatisfy(l -> assertThat(Http.json(l)).isInstanceOf(Map.class));
-        assertThat(out).contains("install configuration: ").contains("secretAccessKey=****").contains("token=****");
+        assertThat(out).contains("install configuration: ").contains("secretAccessKey=****").contains("token=****")
+                .contains("provider registrycatalog: cannot read its source")
+                .contains("provider clustertasks: cannot read its source");
         assertThat(haystacks.get("access log")).contains("\"request_Authorization\":\"REDACTED\"")
                 .contains("\"request_X-Consul-Token\":\"REDACTED\"").contains("\"request_Cookie\":\"REDACTED\"")
                 .contains("\"DownstreamStatus\":401");
