@@ -11,13 +11,9 @@ import dev.proxy.server.ProxyServer;
 import dev.proxy.server.RoutingService;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.serde.ObjectMapper;
-import io.netty.buffer.Unpooled;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -70,11 +66,7 @@ public final class ApiHandler implements InternalService {
 
     @Override
     public void handle(Exchange exchange) {
-        HttpMethod method = exchange.request().method();
-        if (!method.equals(HttpMethod.GET) && !method.equals(HttpMethod.HEAD)) {
-            FullHttpResponse r = exchange.textResponse(HttpResponseStatus.METHOD_NOT_ALLOWED, "Method Not Allowed");
-            r.headers().set(HttpHeaderNames.ALLOW, "GET, HEAD");
-            exchange.respond(r);
+        if (exchange.refuseUnlessGetOrHead()) {
             return;
         }
         String path = exchange.path();
@@ -217,10 +209,7 @@ public final class ApiHandler implements InternalService {
             exchange.respond(HttpResponseStatus.INTERNAL_SERVER_ERROR, "Internal Server Error");
             return;
         }
-        FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
-                exchange.isHead() ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(bytes));
-        r.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json; charset=utf-8");
-        r.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, bytes.length);
+        FullHttpResponse r = exchange.response(status, "application/json; charset=utf-8", bytes);
         r.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-store");
         if (nextPage != null) {
             r.headers().set("X-Next-Page", nextPage);

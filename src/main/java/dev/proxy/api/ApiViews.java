@@ -186,8 +186,7 @@ final class ApiViews {
         if (!r.entryPoints().isEmpty()) {
             return r.entryPoints().stream().filter(install.entryPoints()::containsKey).toList();
         }
-        return install.entryPoints().keySet().stream()
-                .filter(ep -> !ep.equals(InstallConfig.INTERNAL_ENTRY_POINT)).toList();
+        return install.defaultEntryPoints();
     }
 
     // ---- services ----

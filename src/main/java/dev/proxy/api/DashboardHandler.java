@@ -6,13 +6,9 @@ import dev.proxy.server.Exchange;
 import dev.proxy.server.InternalService;
 import dev.proxy.server.InternalServices;
 import io.micronaut.context.annotation.Requires;
-import io.netty.buffer.Unpooled;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpVersion;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.io.IOException;
@@ -57,11 +53,7 @@ public final class DashboardHandler implements InternalService {
 
     @Override
     public void handle(Exchange exchange) {
-        HttpMethod method = exchange.request().method();
-        if (!method.equals(HttpMethod.GET) && !method.equals(HttpMethod.HEAD)) {
-            FullHttpResponse r = exchange.textResponse(HttpResponseStatus.METHOD_NOT_ALLOWED, "Method Not Allowed");
-            r.headers().set(HttpHeaderNames.ALLOW, "GET, HEAD");
-            exchange.respond(r);
+        if (exchange.refuseUnlessGetOrHead()) {
             return;
         }
         String path = exchange.path();
@@ -77,10 +69,7 @@ public final class DashboardHandler implements InternalService {
             exchange.respond(HttpResponseStatus.NOT_FOUND, "404 page not found");
             return;
         }
-        FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
-                exchange.isHead() ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(asset.bytes()));
-        r.headers().set(HttpHeaderNames.CONTENT_TYPE, asset.contentType());
-        r.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, asset.bytes().length);
+        FullHttpResponse r = exchange.response(HttpResponseStatus.OK, asset.contentType(), asset.bytes());
         r.headers().set("Content-Security-Policy", CONTENT_SECURITY_POLICY);
         r.headers().set("X-Content-Type-Options", "nosniff");
         r.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache");

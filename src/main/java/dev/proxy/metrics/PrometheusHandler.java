@@ -4,13 +4,8 @@ import dev.proxy.server.Exchange;
 import dev.proxy.server.InternalService;
 import dev.proxy.server.InternalServices;
 import io.micronaut.context.annotation.Requires;
-import io.netty.buffer.Unpooled;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
-import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpVersion;
 import jakarta.inject.Singleton;
 import java.nio.charset.StandardCharsets;
 
@@ -32,19 +27,11 @@ public final class PrometheusHandler implements InternalService {
 
     @Override
     public void handle(Exchange exchange) {
-        HttpMethod method = exchange.request().method();
-        if (!method.equals(HttpMethod.GET) && !method.equals(HttpMethod.HEAD)) {
-            FullHttpResponse r = exchange.textResponse(HttpResponseStatus.METHOD_NOT_ALLOWED, "Method Not Allowed");
-            r.headers().set(HttpHeaderNames.ALLOW, "GET, HEAD");
-            exchange.respond(r);
+        if (exchange.refuseUnlessGetOrHead()) {
             return;
         }
         String accept = exchange.request().headers().get(HttpHeaderNames.ACCEPT);
         byte[] body = metrics.scrape(accept).getBytes(StandardCharsets.UTF_8);
-        FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
-                exchange.isHead() ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(body));
-        r.headers().set(HttpHeaderNames.CONTENT_TYPE, metrics.contentType(accept));
-        r.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
-        exchange.respond(r);
+        exchange.respond(exchange.response(HttpResponseStatus.OK, metrics.contentType(accept), body));
     }
 }

@@ -325,14 +325,36 @@ public final class Exchange implements RequestFacts {
 
     /** A plain-text response for this request, not yet sent (callers may add headers). */
     public FullHttpResponse textResponse(HttpResponseStatus status, String body) {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        ByteBuf content = isHead() ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(bytes);
+        return response(status, "text/plain; charset=utf-8", body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * A complete response for this request, not yet sent (callers may add headers): the body with its type and
+     * length, or only its length for HEAD; no Content-Type when the body is empty.
+     */
+    public FullHttpResponse response(HttpResponseStatus status, String contentType, byte[] body) {
+        ByteBuf content = isHead() ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(body);
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, content);
-        if (bytes.length > 0) {
-            response.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/plain; charset=utf-8");
+        if (body.length > 0) {
+            response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
         }
-        response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, bytes.length);
+        response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
         return response;
+    }
+
+    /**
+     * For read-only handlers (ping, the API, the dashboard, metrics): answers 405 with {@code Allow: GET, HEAD} to
+     * any other method and returns true; returns false, having sent nothing, for GET and HEAD.
+     */
+    public boolean refuseUnlessGetOrHead() {
+        HttpMethod method = request.method();
+        if (method.equals(HttpMethod.GET) || method.equals(HttpMethod.HEAD)) {
+            return false;
+        }
+        FullHttpResponse response = textResponse(HttpResponseStatus.METHOD_NOT_ALLOWED, "Method Not Allowed");
+        response.headers().set(HttpHeaderNames.ALLOW, "GET, HEAD");
+        respond(response);
+        return true;
     }
 
     /** Writes a complete response. */

@@ -162,10 +162,7 @@ final class RoutingCompiler {
 
     private List<String> entryPointsOf(Router config) {
         if (config.entryPoints().isEmpty()) {
-            // Like Traefik: routers without entry points listen on all of them except the internal one.
-            List<String> all = new ArrayList<>(install.entryPoints().keySet());
-            all.remove(InstallConfig.INTERNAL_ENTRY_POINT);
-            return all;
+            return install.defaultEntryPoints();
         }
         for (String ep : config.entryPoints()) {
             if (!install.entryPoints().containsKey(ep)) {

@@ -3,12 +3,10 @@ package dev.proxy.accesslog;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.proxy.testing.DataPlane;
+import dev.proxy.testing.FixedBackend;
 import dev.proxy.testing.Http;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,23 +22,15 @@ class AccessLogTest {
 
     @TempDir
     Path dir;
-    private HttpServer backend;
+    private FixedBackend backend;
     private String backendUrl;
     private DataPlane proxy;
     private Path log;
 
     @BeforeEach
-    void backend() throws IOException {
-        backend = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        backend.createContext("/", ex -> {
-            byte[] body = "hello".getBytes();
-            ex.sendResponseHeaders(200, body.length);
-            try (OutputStream os = ex.getResponseBody()) {
-                os.write(body);
-            }
-        });
-        backend.start();
-        backendUrl = "http://127.0.0.1:" + backend.getAddress().getPort();
+    void backend() {
+        backend = new FixedBackend("hello");
+        backendUrl = backend.url();
         log = dir.resolve("logs/access.log");
     }
 
@@ -49,7 +39,7 @@ class AccessLogTest {
         if (proxy != null) {
             proxy.close();
         }
-        backend.stop(0);
+        backend.close();
     }
 
     private void start(String... extra) {

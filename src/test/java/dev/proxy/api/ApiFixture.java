@@ -2,14 +2,12 @@ package dev.proxy.api;
 
 import static org.awaitility.Awaitility.await;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.proxy.provider.file.FileProvider;
 import dev.proxy.testing.DataPlane;
+import dev.proxy.testing.FixedBackend;
 import dev.proxy.testing.Http;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,26 +24,14 @@ final class ApiFixture implements AutoCloseable {
 
     static final String DOWN_URL = "http://127.0.0.1:1";
 
-    final HttpServer backend;
+    final FixedBackend backend;
     final String backendUrl;
     final Path file;
     final DataPlane proxy;
 
     ApiFixture(Path dir, String... extraFlags) {
-        try {
-            backend = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        backend.createContext("/", ex -> {
-            byte[] body = "ok".getBytes();
-            ex.sendResponseHeaders(200, body.length);
-            try (OutputStream os = ex.getResponseBody()) {
-                os.write(body);
-            }
-        });
-        backend.start();
-        backendUrl = "http://127.0.0.1:" + backend.getAddress().getPort();
+        backend = new FixedBackend("ok");
+        backendUrl = backend.url();
         try {
             file = Files.writeString(dir.resolve("dynamic.yml"), configuration(backendUrl));
         } catch (IOException e) {
@@ -143,6 +129,6 @@ final class ApiFixture implements AutoCloseable {
     @Override
     public void close() {
         proxy.close();
-        backend.stop(0);
+        backend.close();
     }
 }

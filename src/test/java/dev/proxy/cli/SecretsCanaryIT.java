@@ -3,12 +3,10 @@ package dev.proxy.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.sun.net.httpserver.HttpServer;
+import dev.proxy.testing.FixedBackend;
 import dev.proxy.testing.Http;
 import dev.proxy.testing.ProxyProcess;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
+import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -66,15 +64,7 @@ class SecretsCanaryIT {
 
     @Test
     void noCanaryAppearsAnywhere() throws Exception {
-        HttpServer backend = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        backend.createContext("/", ex -> {
-            byte[] body = "ok".getBytes();
-            ex.sendResponseHeaders(200, body.length);
-            try (OutputStream os = ex.getResponseBody()) {
-                os.write(body);
-            }
-        });
-        backend.start();
+        FixedBackend backend = new FixedBackend("ok");
         int web = ProxyProcess.freePort();
         int internal = ProxyProcess.freePort();
         int closed = ProxyProcess.freePort(); // nothing listens: Consul, Redis and AWS calls fail on loopback
@@ -92,7 +82,7 @@ class SecretsCanaryIT {
                       rateLimit:
                         average: 100
                         redis: {endpoints: ["127.0.0.1:%d"], password: "%s", dialTimeout: 200ms, readTimeout: 200ms}
-                """.formatted(backend.getAddress().getPort(), sha1Hash(BASIC_PASSWORD), closed, REDIS_PASSWORD));
+                """.formatted(URI.create(backend.url()).getPort(), sha1Hash(BASIC_PASSWORD), closed, REDIS_PASSWORD));
         Path install = Files.writeString(dir.resolve("proxy.yml"), """
                 entryPoints:
                   web: {address: "127.0.0.1:%1$d"}
@@ -173,7 +163,7 @@ class SecretsCanaryIT {
             assertThat(proxy.awaitExit()).isZero();
         } finally {
             proxy.close();
-            backend.stop(0);
+            backend.close();
         }
         String out = String.join("\n", proxy.stdout());
         haystacks.put("stdout", out);

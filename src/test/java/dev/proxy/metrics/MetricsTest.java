@@ -3,16 +3,14 @@ package dev.proxy.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.proxy.config.dynamic.DynamicConfig;
 import dev.proxy.provider.ConfigurationSink;
 import dev.proxy.provider.PollingSupervisor;
 import dev.proxy.provider.Provider;
 import dev.proxy.testing.DataPlane;
+import dev.proxy.testing.FixedBackend;
 import dev.proxy.testing.Http;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -24,23 +22,14 @@ import org.junit.jupiter.api.Test;
 /** Metrics scraped from {@code prometheus@internal} after real traffic. */
 class MetricsTest {
 
-    private HttpServer backend;
+    private FixedBackend backend;
     private String backendUrl;
     private DataPlane proxy;
 
     @BeforeEach
-    void backend() throws IOException {
-        backend = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        backend.createContext("/", ex -> {
-            ex.getRequestBody().readAllBytes();
-            byte[] body = "hello".getBytes();
-            ex.sendResponseHeaders(200, body.length);
-            try (OutputStream os = ex.getResponseBody()) {
-                os.write(body);
-            }
-        });
-        backend.start();
-        backendUrl = "http://127.0.0.1:" + backend.getAddress().getPort();
+    void backend() {
+        backend = new FixedBackend("hello");
+        backendUrl = backend.url();
     }
 
     @AfterEach
@@ -48,7 +37,7 @@ class MetricsTest {
         if (proxy != null) {
             proxy.close();
         }
-        backend.stop(0);
+        backend.close();
     }
 
     private void start(String... extra) {

@@ -83,6 +83,11 @@ public record InstallConfig(@Nullable Map<String, EntryPointConfig> entryPoints,
         this(entryPoints, ping, log, providers, serversTransport, certificatesResolvers, null, null, null);
     }
 
+    /** The entry points of a router that names none: every one except the internal {@code proxy} (as in Traefik). */
+    public java.util.List<String> defaultEntryPoints() {
+        return entryPoints.keySet().stream().filter(ep -> !ep.equals(INTERNAL_ENTRY_POINT)).toList();
+    }
+
     public boolean pingEnabled() {
         return ping != null;
     }
