@@ -5,8 +5,8 @@ import dev.proxy.config.install.InstallConfig;
 import dev.proxy.metrics.ProxyMetrics;
 import dev.proxy.server.ExchangeListener;
 import dev.proxy.server.ExchangeRecord;
-import io.netty.util.internal.PlatformDependent;
 import io.micronaut.context.annotation.Requires;
+import io.netty.util.internal.PlatformDependent;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -21,9 +21,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,7 +73,8 @@ public final class AccessLog implements ExchangeListener, ProxyMetrics.DroppedLi
     AccessLog(AccessLogConfig config, OutputStream out, boolean ownsOut) {
         this.addInternals = config.addInternals();
         this.perWrite = config.bufferingSize() > 0 ? config.bufferingSize() : DEFAULT_BATCH;
-        // Netty's bounded multi-producer single-consumer queue (JCTools): offers from the event loops take no lock.
+        // Netty's bounded multi-producer single-consumer queue (JCTools, shaded in netty-common; internal API, so
+        // check it on Netty upgrades): offers from the event loops take no lock.
         this.queue = PlatformDependent.newFixedMpscQueue(Math.max(MIN_QUEUE, 4 * perWrite));
         this.format = config.format() == AccessLogConfig.Format.JSON ? new JsonFormat(config.fields().headers())
                 : new CommonFormat();
