@@ -13,9 +13,10 @@ import sys
 import urllib.request
 from collections import defaultdict
 
-TARGETS = ["direct", "nginx", "haproxy", "proxy"]
+TARGETS = ["direct", "nginx", "haproxy", "proxy", "proxy-ops"]
 THROUGHPUT_TARGET = 0.9   # proxy req/s >= 0.9 x nginx req/s
 CPU_TARGET = 1.3          # proxy CPU ratio <= 1.3 x nginx CPU ratio
+OPS_TARGET = 0.9          # with metrics and access log on (proxy-ops), >= 0.9 x proxy's throughput
 UNIT_US = {"us": 1.0, "ms": 1e3, "s": 1e6, "m": 60e6, "h": 3600e6}
 
 
@@ -154,7 +155,26 @@ def checks(runs, rows):
         ok = ours["errors"] == 0 and ours["failed"] == 0
         out.append(("PASS" if ok else "FAIL", f"{cell}: proxy errors {ours['errors']}, failed runs {ours['failed']}"
                                               f" (target 0)"))
+        out.extend(ops_checks(runs, by_cell, conc, body))
     return out
+
+
+def ops_checks(runs, by_cell, conc, body):
+    """proxy-ops (metrics and access log on) against proxy (off), paired within each rep."""
+    cell = f"c={conc} {body}"
+    ops, plain = by_cell.get(("proxy-ops", conc, body)), by_cell.get(("proxy", conc, body))
+    if not ops or not plain:
+        return []
+    per_rep = {}
+    for r in runs:
+        if (r["conc"], r["body"]) == (conc, body) and r["target"] in ("proxy", "proxy-ops"):
+            per_rep.setdefault(r["rep"], {})[r["target"]] = r["rps"]
+    ratio = median(p["proxy-ops"] / p["proxy"] for p in per_rep.values() if p.get("proxy") and "proxy-ops" in p)
+    ok = ratio is not None and ratio >= OPS_TARGET and ops["failed"] == 0 and ops["errors"] == 0
+    cpu = ops["proxy_us"] / plain["proxy_us"] if ops["proxy_us"] and plain["proxy_us"] else None
+    return [("PASS" if ok else "FAIL",
+             f"{cell}: throughput with metrics + access log / without = {fmt(ratio)} (target >= {OPS_TARGET});"
+             f" proxy CPU us/req {fmt(ops['proxy_us'])} vs {fmt(plain['proxy_us'])} = {fmt(cpu)}x")]
 
 
 COLUMNS = ["target", "c", "body", "req/s", "x direct", "p50", "p99", "errors",

@@ -7,7 +7,7 @@ set -eo pipefail
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_ROOT=$(cd "$BENCH_DIR/../.." && pwd)
 
-DURATION=5 REPS=5 WARMUP=3 CONCS="32 256" MARKDOWN=""
+DURATION=5 REPS=5 WARMUP=3 CONCS="32 256" MARKDOWN="" OPS="" PROXY_EXTRA_ARGS=""
 PROXY_CMD="$REPO_ROOT/target/bin/proxy"
 # One wrk thread: wrk is pinned to a single core (CPU 0), so a second thread would only time-share
 # that core with the first (more context switches, no more load); one epoll loop drives c=256 fine.
@@ -23,6 +23,9 @@ Usage: bash src/bench/throughput.sh [options]
   --warmup S        seconds of uncounted warm-up per target and body before its first run (default $WARMUP)
   --quick           smoke check: 1 rep, 2 s runs, c=32 only
   --proxy-cmd CMD   command starting our proxy (default: target/bin/proxy); flags are appended
+  --proxy-extra-args ARGS  more flags for every proxy target
+  --ops             also run proxy-ops: the same proxy with Prometheus metrics and a JSON access log on,
+                    interleaved with proxy, and report the throughput it loses (target: at most 10 %)
   --markdown FILE   also write the summary table as Markdown to FILE
 EOF
 }
@@ -35,6 +38,8 @@ parse_args() {
       --warmup) WARMUP=$2; shift ;;
       --quick) REPS=1 DURATION=2 CONCS="32" ;;
       --proxy-cmd) PROXY_CMD=$2; shift ;;
+      --proxy-extra-args) PROXY_EXTRA_ARGS=$2; shift ;;
+      --ops) OPS=1 ;;
       --markdown) MARKDOWN=$(realpath -m "$2"); shift ;;
       -h|--help) usage; exit 0 ;;
       *) echo "unknown option: $1" >&2; usage >&2; exit 2 ;;
@@ -219,8 +224,9 @@ EOF
 }
 
 # Our proxy, configured like Traefik: a file-provider dynamic config routing everything to the backend.
+# start_proxy <target name> [more flags]
 start_proxy() {
-  local port words; port=$(free_port)
+  local name=$1 extra=${2:-} port words; port=$(free_port)
   cat >"$TMP/dynamic.yml" <<EOF
 http:
   routers:
@@ -230,21 +236,39 @@ http:
 EOF
   read -r -a words <<<"$PROXY_CMD"
   if ! command -v "${words[0]:-}" >/dev/null; then
-    echo "proxy: SKIPPED - '${words[0]:-}' not found (data plane not built yet?); measuring the others"
+    echo "$name: SKIPPED - '${words[0]:-}' not found (data plane not built yet?); measuring the others"
     return 1
   fi
   # Idle backend connections kept: 512, as nginx's `keepalive 512` above (proxy's default is Traefik's 200).
-  start_pinned proxy bash -c "exec $PROXY_CMD --entryPoints.web.address=127.0.0.1:$port \
-    --providers.file.filename=$TMP/dynamic.yml --serversTransport.maxIdleConnsPerHost=512 --log.level=WARN"
-  PID[proxy]=$LAST_PID PORT[proxy]=$port
+  start_pinned "$name" bash -c "exec $PROXY_CMD --entryPoints.web.address=127.0.0.1:$port \
+    --providers.file.filename=$TMP/dynamic.yml --serversTransport.maxIdleConnsPerHost=512 --log.level=WARN $PROXY_EXTRA_ARGS $extra"
+  PID[$name]=$LAST_PID PORT[$name]=$port
   if ! wait_ready "$port" "$LAST_PID"; then
     local why="no 200 on http://127.0.0.1:$port/ within ${READY_TIMEOUT}s"
     kill -0 "$LAST_PID" 2>/dev/null || why="it exited before answering on http://127.0.0.1:$port/"
-    echo "proxy: SKIPPED - $why; its log ends:"
-    tail -n 15 "$TMP/proxy.log" | sed 's/^/  | /'
+    echo "$name: SKIPPED - $why; its log ends:"
+    tail -n 15 "$TMP/$name.log" | sed 's/^/  | /'
     kill -TERM -- "-$LAST_PID" 2>/dev/null || true
     return 1
   fi
+}
+
+# proxy-ops: metrics on the internal entry point (a free port, not :8080) and a JSON access log to a file.
+start_proxy_ops() {
+  OPS_PORT=$(free_port)
+  start_proxy proxy-ops "--metrics.prometheus --entryPoints.proxy.address=127.0.0.1:$OPS_PORT \
+    --accessLog.filePath=$TMP/access.log --accessLog.format=json"
+}
+
+# What proxy-ops recorded: access log lines written, lines dropped, requests counted by the metrics.
+report_ops() {
+  local metrics
+  metrics=$( (exec 3<>"/dev/tcp/127.0.0.1/$OPS_PORT" &&
+    printf 'GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' >&3 && cat <&3) 2>/dev/null || true)
+  echo "== proxy-ops: $(wc -l <"$TMP/access.log" 2>/dev/null || echo 0) access log lines;" \
+    "$(grep -m1 '^proxy_accesslog_dropped_lines_total' <<<"$metrics" || echo 'dropped: ?');" \
+    "requests counted: $(grep '^proxy_entrypoint_requests_total{code="200",entrypoint="web"' <<<"$metrics" \
+      | awk '{ s += $2 } END { printf "%d", s }')"
 }
 
 path_of() { [ "$1" = small ] && echo / || echo /10k; }
@@ -294,9 +318,13 @@ main() {
     wait_ready "${PORT[$t]}" "${PID[$t]}" || { echo "$t did not start:"; cat "$TMP/$t.log"; exit 1; }
   done
   for t in "${targets[@]}"; do bodies_ok "$t" || { echo "$t serves wrong bodies"; exit 1; }; done
-  if start_proxy; then
+  if start_proxy proxy; then
     if bodies_ok proxy; then targets+=(proxy)
     else echo "proxy: SKIPPED - wrong bodies"; kill -TERM -- "-${PID[proxy]}" 2>/dev/null || true; fi
+  fi
+  if [ -n "$OPS" ] && start_proxy_ops; then
+    if bodies_ok proxy-ops; then targets+=(proxy-ops)
+    else echo "proxy-ops: SKIPPED - wrong bodies"; kill -TERM -- "-${PID[proxy-ops]}" 2>/dev/null || true; fi
   fi
 
   # Warm-up, not counted: the JVM interprets, then JIT-compiles the hot path over the first seconds.
@@ -321,6 +349,7 @@ main() {
     done
   done
 
+  [ -z "${PORT[proxy-ops]:-}" ] || report_ops
   python3 "$BENCH_DIR/bench_report.py" summary --results "$TMP/results.jsonl" \
     --title "reps=$REPS, ${DURATION}s runs, wrk -t$WRK_THREADS, $(date -u +%Y-%m-%dT%H:%MZ), load $(cut -d' ' -f1 /proc/loadavg)" \
     ${MARKDOWN:+--markdown "$MARKDOWN"}

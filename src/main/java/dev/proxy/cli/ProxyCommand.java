@@ -43,6 +43,12 @@ final class ProxyCommand implements Callable<Integer> {
             throw new ConfigException("ping.entryPoint=" + config.ping().entryPoint()
                     + ": no entry point of that name (defined: " + String.join(", ", config.entryPoints().keySet()) + ")");
         }
+        var prometheus = config.metrics().prometheus();
+        if (prometheus != null && !prometheus.manualRouting()
+                && !config.entryPoints().containsKey(prometheus.entryPoint())) {
+            throw new ConfigException("metrics.prometheus.entryPoint=" + prometheus.entryPoint()
+                    + ": no entry point of that name (defined: " + String.join(", ", config.entryPoints().keySet()) + ")");
+        }
         if (config.entryPoints().isEmpty()) {
             throw new ConfigException("entryPoints: none defined; add one, e.g. --entryPoints.web.address=:8000");
         }

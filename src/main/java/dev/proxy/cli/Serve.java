@@ -1,10 +1,9 @@
 package dev.proxy.cli;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.LoggerContext;
+import dev.proxy.config.decode.ConfigTree;
 import dev.proxy.config.install.InstallConfig;
 import dev.proxy.config.install.InstallConfigLoader;
-import dev.proxy.config.install.LogConfig;
+import dev.proxy.log.LogSetup;
 import dev.proxy.ping.PingProbe;
 import dev.proxy.provider.Providers;
 import dev.proxy.server.ProxyServer;
@@ -53,7 +52,10 @@ final class Serve {
         Signal.handle(new Signal("INT"), s -> onSignal(s.getName()));
         long configured = uptimeMillis();
         InstallConfig config = loaded.config();
-        applyLogLevel(config.log());
+        LogSetup.apply(config.log());
+        // The install configuration as loaded, for support; ConfigTree masks secrets, including credentials held as
+        // plain text (an access key id), which the records' own toString would print.
+        LOG.debug("install configuration: {}", ConfigTree.of(config));
         // The install configuration is the only configuration: Micronaut reads no application.yml, no environment
         // variables and no cloud metadata (each also costs start-up time).
         ApplicationContext context = ApplicationContext.builder()
@@ -64,7 +66,19 @@ final class Serve {
                 .banner(false)
                 .singletons(config)
                 .start();
-        ProxyServer server = context.getBean(ProxyServer.class);
+        ProxyServer server;
+        try {
+            server = context.getBean(ProxyServer.class);
+        } catch (io.micronaut.context.exceptions.BeanInstantiationException e) {
+            // e.g. an access log file that cannot be opened: the cause says which and why
+            Throwable cause = e;
+            while (cause.getCause() != null) {
+                cause = cause.getCause();
+            }
+            LOG.error("cannot start: {}", cause.getMessage());
+            context.close();
+            return 1;
+        }
         long contextStarted = uptimeMillis();
         try {
             server.start();
@@ -133,18 +147,5 @@ final class Serve {
      */
     private static long uptimeMillis() {
         return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - Main.STARTED_NANOS);
-    }
-
-    static void applyLogLevel(LogConfig log) {
-        if (LoggerFactory.getILoggerFactory() instanceof LoggerContext lc) {
-            Level level = switch (log.level()) {
-                case TRACE -> Level.TRACE;
-                case DEBUG -> Level.DEBUG;
-                case INFO -> Level.INFO;
-                case WARN -> Level.WARN;
-                case ERROR, FATAL, PANIC -> Level.ERROR;
-            };
-            lc.getLogger("dev.proxy").setLevel(level);
-        }
     }
 }

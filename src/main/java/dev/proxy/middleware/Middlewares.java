@@ -145,6 +145,13 @@ public final class Middlewares implements AutoCloseable {
             }
         }
 
+        /** The middlewares that could not be built (so far), with the reason. */
+        public Map<String, String> errors() {
+            Map<String, String> out = new java.util.TreeMap<>();
+            failed.forEach((name, e) -> out.put(name, e.getMessage()));
+            return out;
+        }
+
         /** Makes this generation current: middlewares of the previous one that it does not reuse are closed. */
         public void publish() {
             synchronized (Middlewares.this) {

@@ -38,6 +38,7 @@ public class ConfigurationWatcher implements ConfigurationSink {
     private final Duration throttle;
     private final SerialScheduler scheduler;
     private final List<MergedConfigListener> listeners;
+    private final ProviderActivity activity;
 
     // Touched only on the scheduler's thread.
     private final Map<String, ProviderState> providers = new HashMap<>();
@@ -46,19 +47,46 @@ public class ConfigurationWatcher implements ConfigurationSink {
     private volatile MergedConfig current = MergedConfig.EMPTY;
 
     @Inject
+    public ConfigurationWatcher(InstallConfig config, List<MergedConfigListener> listeners, ProviderActivity activity) {
+        this(config.providers().providersThrottleDuration(), new ThreadScheduler("proxy-configuration"), listeners,
+                activity);
+    }
+
     public ConfigurationWatcher(InstallConfig config, List<MergedConfigListener> listeners) {
-        this(config.providers().providersThrottleDuration(), new ThreadScheduler("proxy-configuration"), listeners);
+        this(config, listeners, new ProviderActivity());
     }
 
     ConfigurationWatcher(Duration throttle, SerialScheduler scheduler, List<MergedConfigListener> listeners) {
+        this(throttle, scheduler, listeners, new ProviderActivity());
+    }
+
+    ConfigurationWatcher(Duration throttle, SerialScheduler scheduler, List<MergedConfigListener> listeners,
+                         ProviderActivity activity) {
         this.throttle = throttle;
         this.scheduler = scheduler;
         this.listeners = List.copyOf(listeners);
+        this.activity = activity;
     }
 
     @Override
     public void publish(String provider, DynamicConfig config) {
+        activity.published(provider);
         scheduler.execute(() -> received(provider, config));
+    }
+
+    @Override
+    public void refreshed(String provider, Duration took) {
+        activity.refreshed(provider, took);
+    }
+
+    @Override
+    public void refreshFailed(String provider, Duration took, String reason) {
+        activity.failed(provider, took, reason);
+    }
+
+    /** What the providers have been doing. */
+    public ProviderActivity activity() {
+        return activity;
     }
 
     /** The latest merged configuration (empty until a provider has published). */

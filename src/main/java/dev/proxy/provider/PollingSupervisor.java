@@ -69,15 +69,18 @@ public final class PollingSupervisor {
             return;
         }
         DynamicConfig config;
+        long start = System.nanoTime();
         try {
             config = Objects.requireNonNull(fetch.call(), "the fetch returned no configuration");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return; // stopping
         } catch (Exception e) {
+            sink.refreshFailed(provider, Duration.ofNanos(System.nanoTime() - start), reason(e));
             failed(e);
             return;
         }
+        sink.refreshed(provider, Duration.ofNanos(System.nanoTime() - start));
         if (failures > 0) {
             LOG.info("provider {}: recovered after {} failed attempts", provider, failures);
         }
@@ -90,7 +93,7 @@ public final class PollingSupervisor {
     private void failed(Exception e) {
         Duration retry = backoff.delay(failures, random.getAsDouble());
         if (failures == 0) {
-            String reason = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+            String reason = reason(e);
             LOG.warn("provider {}: cannot read its source, {}; retrying with backoff: {}", provider,
                     everSucceeded ? "keeping its last good configuration" : "no configuration from it yet", reason);
         } else {
@@ -99,5 +102,9 @@ public final class PollingSupervisor {
         }
         failures++;
         scheduler.schedule(retry, this::poll);
+    }
+
+    private static String reason(Exception e) {
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 }

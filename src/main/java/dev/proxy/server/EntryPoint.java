@@ -189,6 +189,17 @@ public final class EntryPoint {
         }
     }
 
+    /** Client connections open now. */
+    public int openConnections() {
+        return connections.size();
+    }
+
+    /** Whether the listener is bound (false before start and once it stopped accepting). */
+    public boolean isListening() {
+        Channel l = listener;
+        return l != null && l.isOpen();
+    }
+
     public int requestsInFlight() {
         return inFlight.get();
     }

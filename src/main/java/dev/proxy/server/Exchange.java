@@ -65,6 +65,7 @@ public final class Exchange implements RequestFacts {
     private Route route;
     private int status;
     private long bytesSent;
+    private String serviceUrl;
 
     Exchange(ChannelHandlerContext ctx, HttpRequest request, HttpConnectionHandler connection) {
         this.ctx = ctx;
@@ -455,13 +456,19 @@ public final class Exchange implements RequestFacts {
         this.route = route;
     }
 
+    /** Notes the backend server chosen for this request (access log {@code ServiceURL}). */
+    public void serviceUrl(String url) {
+        this.serviceUrl = url;
+    }
+
     /** The record of this exchange for listeners; the response is complete or the exchange ended. */
     ExchangeRecord record() {
         RouteHandler handler = route == null ? null : route.handler();
         return new ExchangeRecord(entryPoint(), route == null ? null : route.name(),
                 handler == null ? null : handler.name(), request.method().name(), originalUri,
                 clientVersion.text(), originalHost, request.headers(), clientAddress(), status, bytesSent, startNanos,
-                System.nanoTime() - startNanos, handler != null && handler.name().endsWith("@internal"));
+                System.nanoTime() - startNanos, handler != null && handler.name().endsWith("@internal"), serviceUrl,
+                isTls());
     }
 
     /** Hands the raw connection over (protocol upgrade): the HTTP codec is removed and the exchange ends. */

@@ -21,9 +21,11 @@ import java.net.InetAddress;
  * @param startNanos    System.nanoTime when the request head arrived
  * @param durationNanos until the response was complete (or the exchange ended)
  * @param internal      served by an internal service (ping, api): left out unless {@code addInternals}
+ * @param serviceUrl    the backend server chosen, null when none was (internal service, 404, no server up)
+ * @param tls           the request came over TLS
  */
 public record ExchangeRecord(String entryPoint, @Nullable String router, @Nullable String service, String method,
                              String uri, String protocol, String host, HttpHeaders headers,
                              InetAddress client, int status, long bytesSent, long startNanos, long durationNanos,
-                             boolean internal) {
+                             boolean internal, @Nullable String serviceUrl, boolean tls) {
 }

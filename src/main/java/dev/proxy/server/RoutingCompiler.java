@@ -11,7 +11,6 @@ import dev.proxy.config.install.EntryPointConfig;
 import dev.proxy.config.install.EntryPointTlsConfig;
 import dev.proxy.config.install.InstallConfig;
 import dev.proxy.middleware.Middlewares;
-import dev.proxy.ping.PingHandler;
 import dev.proxy.rules.HttpRule;
 import dev.proxy.rules.IpRanges;
 import dev.proxy.rules.RuleSyntaxException;
@@ -39,11 +38,9 @@ import java.util.function.Predicate;
  */
 final class RoutingCompiler {
 
-    static final String PING_SERVICE = "ping@internal";
-
     private final InstallConfig install;
     private final Forwarder forwarder;
-    private final PingHandler ping;
+    private final InternalServices internal;
     private final Middlewares middlewares;
     private final CertificateResolvers resolvers;
     private final Map<String, Predicate<Exchange>> trustByEntryPoint = new HashMap<>();
@@ -51,22 +48,26 @@ final class RoutingCompiler {
     /**
      * The result: the routes, the service handlers they use (for reuse next time), the problems found, which TLS
      * options each host name gets on each entry point, and the names each certificate resolver must cover.
+     *
+     * @param errors           disabled routers and why
+     * @param middlewareErrors middlewares that could not be built and why
      */
     record Result(List<Map.Entry<String, Route>> routes, Map<String, CompiledService> services,
-                  Map<String, String> errors, Map<String, Map<String, String>> optionsByHost,
-                  Map<String, Set<List<String>>> certificatesWanted, List<String> warnings) {
+                  Map<String, String> errors, Map<String, String> middlewareErrors,
+                  Map<String, Map<String, String>> optionsByHost, Map<String, Set<List<String>>> certificatesWanted,
+                  List<String> warnings) {
     }
 
     /** A service handler and the configuration it was built from. */
     record CompiledService(Service config, ServiceHandler handler) {
     }
 
-    RoutingCompiler(InstallConfig install, Forwarder forwarder, PingHandler ping, Middlewares middlewares,
+    RoutingCompiler(InstallConfig install, Forwarder forwarder, InternalServices internal, Middlewares middlewares,
                     CertificateResolvers resolvers) {
         this.install = install;
         this.resolvers = resolvers;
         this.forwarder = forwarder;
-        this.ping = ping;
+        this.internal = internal;
         this.middlewares = middlewares;
         install.entryPoints().forEach((name, ep) -> trustByEntryPoint.put(name, trust(ep)));
     }
@@ -77,7 +78,7 @@ final class RoutingCompiler {
         Map<String, CompiledService> built = new LinkedHashMap<>();
         TlsNames tlsNames = new TlsNames();
         Middlewares.Generation builtMiddlewares = this.middlewares.generation(middlewares, this::trusted);
-        List<Map.Entry<String, Route>> routes = new ArrayList<>(RoutingService.internalRoutes(install, ping, resolvers));
+        List<Map.Entry<String, Route>> routes = new ArrayList<>(RoutingService.internalRoutes(internal, resolvers));
         for (Map.Entry<String, Router> e : routers.entrySet()) {
             String name = e.getKey();
             Router router = e.getValue();
@@ -110,7 +111,8 @@ final class RoutingCompiler {
                 old.handler().close();
             }
         });
-        return new Result(routes, built, errors, tlsNames.optionsByHost(), tlsNames.wanted(), tlsNames.warnings());
+        return new Result(routes, built, errors, builtMiddlewares.errors(), tlsNames.optionsByHost(), tlsNames.wanted(),
+                tlsNames.warnings());
     }
 
     /**
@@ -178,11 +180,8 @@ final class RoutingCompiler {
         if (name.isEmpty()) {
             throw new IllegalArgumentException("no service given");
         }
-        if (name.equals(PING_SERVICE)) {
-            if (!install.pingEnabled()) {
-                throw new IllegalArgumentException("service ping@internal: ping is not enabled");
-            }
-            return ping;
+        if (InternalServices.isInternal(name)) {
+            return internal.resolve(name);
         }
         return service(name, services, previous, built, visiting);
     }

@@ -5,12 +5,11 @@ import dev.proxy.config.dynamic.Middleware;
 import dev.proxy.config.dynamic.Router;
 import dev.proxy.config.dynamic.Service;
 import dev.proxy.config.dynamic.TlsConfig;
-import dev.proxy.config.install.EntryPointConfig;
 import dev.proxy.config.install.InstallConfig;
-import dev.proxy.config.install.PingConfig;
 import dev.proxy.middleware.Middlewares;
 import dev.proxy.ping.PingHandler;
 import dev.proxy.provider.MergedConfigListener;
+import dev.proxy.server.balance.ServiceHandler;
 import dev.proxy.server.forward.Forwarder;
 import dev.proxy.tls.CertificateFiles;
 import dev.proxy.tls.SelfSignedCertificate;
@@ -21,8 +20,11 @@ import dev.proxy.tls.acme.AcmeHttpChallengeHandler;
 import dev.proxy.tls.acme.CertificateResolvers;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import jakarta.annotation.PreDestroy;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -48,12 +50,27 @@ public class RoutingService implements MergedConfigListener {
 
     private static final Logger LOG = LoggerFactory.getLogger(RoutingService.class);
 
+    /**
+     * What the last configuration became, for the API and metrics (one reference, so a reader sees one generation).
+     *
+     * @param config           the merged configuration applied
+     * @param routerErrors     routers disabled by the data plane, with the reason
+     * @param middlewareErrors middlewares that could not be built, with the reason
+     * @param services         the service handlers in use (services no router uses are not built)
+     * @param reloads          configurations applied since start
+     * @param appliedAt        when this one was applied; null before the first
+     */
+    public record Applied(MergedConfig config, Map<String, String> routerErrors, Map<String, String> middlewareErrors,
+                          Map<String, ServiceHandler> services, long reloads, Instant appliedAt) {
+    }
+
     private final AtomicReference<RoutingSnapshot> current;
     private final RoutingCompiler compiler;
     private final TlsCompiler tlsCompiler;
     private final CertificateResolvers resolvers;
+    private final InternalServices internal;
     private Map<String, RoutingCompiler.CompiledService> services = Map.of();
-    private volatile Map<String, String> errors = Map.of();
+    private volatile Applied applied = new Applied(MergedConfig.EMPTY, Map.of(), Map.of(), Map.of(), 0, null);
     /** What the TLS settings were last built from, to rebuild them when resolvers' certificates change. */
     private TlsConfig lastTls = TlsConfig.EMPTY;
     private TlsCompiler.Options lastOptions;
@@ -61,30 +78,39 @@ public class RoutingService implements MergedConfigListener {
     private volatile CertificateFiles files = CertificateFiles.of(TlsConfig.EMPTY);
     private final ScheduledExecutorService fileCheck;
 
-    public RoutingService(InstallConfig config, PingHandler ping, Forwarder forwarder, Middlewares middlewares,
-                          CertificateResolvers resolvers) {
+    @Inject
+    public RoutingService(InstallConfig config, InternalServices internal, Forwarder forwarder,
+                          Middlewares middlewares, CertificateResolvers resolvers) {
+        this.internal = internal;
         ServerCertificate generated = SelfSignedCertificate.generate();
         this.tlsCompiler = new TlsCompiler(generated);
         this.resolvers = resolvers;
         this.lastOptions = tlsCompiler.options(TlsConfig.EMPTY);
         TlsSnapshot tls = new TlsSnapshot(tlsCompiler.certificates(TlsConfig.EMPTY, resolvers.certificates()).store(),
                 lastOptions.valid(), Map.of(), null);
-        this.current = new AtomicReference<>(new RoutingSnapshot(internalRoutes(config, ping, resolvers), tls));
-        this.compiler = new RoutingCompiler(config, forwarder, ping, middlewares, resolvers);
+        this.current = new AtomicReference<>(new RoutingSnapshot(internalRoutes(internal, resolvers), tls));
+        this.compiler = new RoutingCompiler(config, forwarder, internal, middlewares, resolvers);
         resolvers.onChange(this::certificatesChanged);
         fileCheck = Executors.newSingleThreadScheduledExecutor(new DefaultThreadFactory("proxy-tls-files", true));
         fileCheck.scheduleWithFixedDelay(this::checkCertificateFiles, FILE_CHECK.toMillis(), FILE_CHECK.toMillis(),
                 TimeUnit.MILLISECONDS);
     }
 
-    @Override
-    public void onMergedConfig(MergedConfig merged) {
-        apply(merged.routers(), merged.services(), merged.middlewares(), merged.tls());
+    /** With ping as the only internal service. */
+    public RoutingService(InstallConfig config, PingHandler ping, Forwarder forwarder, Middlewares middlewares,
+                          CertificateResolvers resolvers) {
+        this(config, InternalServices.of(config, ping, List::of), forwarder, middlewares, resolvers);
     }
 
     /** Compiles a configuration without TLS settings (tests). */
     public void apply(Map<String, Router> routers, Map<String, Service> services, Map<String, Middleware> middlewares) {
-        apply(routers, services, middlewares, TlsConfig.EMPTY);
+        onMergedConfig(new MergedConfig(routers, services, middlewares, List.of()));
+    }
+
+    /** Compiles routers, services, middlewares and TLS settings given directly (no merge errors). */
+    public void apply(Map<String, Router> routers, Map<String, Service> services,
+                      Map<String, Middleware> middlewares, TlsConfig tls) {
+        onMergedConfig(new MergedConfig(routers, services, middlewares, tls, List.of()));
     }
 
     /**
@@ -92,18 +118,24 @@ public class RoutingService implements MergedConfigListener {
      * single thread, never on a request thread. Certificate files are read here, so a changed file is served from
      * the next configuration on.
      */
-    public synchronized void apply(Map<String, Router> routers, Map<String, Service> services,
-                                   Map<String, Middleware> middlewares, TlsConfig tls) {
+    @Override
+    public synchronized void onMergedConfig(MergedConfig merged) {
+        Map<String, Router> routers = merged.routers();
+        TlsConfig tls = merged.tls();
         long start = System.nanoTime();
         TlsCompiler.Options options = tlsCompiler.options(tls);
         options.errors().forEach((name, reason) -> LOG.error("TLS options {} invalid: {}", name, reason));
-        RoutingCompiler.Result result = compiler.compile(routers, services, middlewares, options, this.services);
+        RoutingCompiler.Result result = compiler.compile(routers, merged.services(), merged.middlewares(), options,
+                this.services);
         lastTls = tls;
         lastOptions = options;
         lastOptionsByHost = result.optionsByHost();
         current.set(new RoutingSnapshot(result.routes(), tlsSnapshot()));
         this.services = result.services();
-        this.errors = result.errors();
+        Map<String, ServiceHandler> handlers = new LinkedHashMap<>();
+        result.services().forEach((name, s) -> handlers.put(name, s.handler()));
+        applied = new Applied(merged, result.errors(), result.middlewareErrors(), Map.copyOf(handlers),
+                applied.reloads() + 1, Instant.now());
         result.errors().forEach((router, reason) -> LOG.error("router {} disabled: {}", router, reason));
         result.warnings().forEach(w -> LOG.warn("{}", w));
         resolvers.want(result.certificatesWanted());
@@ -144,7 +176,16 @@ public class RoutingService implements MergedConfigListener {
 
     /** Routers disabled by the last configuration, with the reason. */
     public Map<String, String> errors() {
-        return errors;
+        return applied.routerErrors();
+    }
+
+    /** The last configuration applied and what it became. */
+    public Applied applied() {
+        return applied;
+    }
+
+    public InternalServices internal() {
+        return internal;
     }
 
     public RoutingSnapshot snapshot() {
@@ -152,20 +193,12 @@ public class RoutingService implements MergedConfigListener {
     }
 
     /**
-     * The internal routers: {@code ping@internal} (exact path {@code /ping} on the ping entry point; TLS-only when
-     * that entry point has {@code http.tls}, as in Traefik) and {@code acme-http@internal} (HTTP-01 challenges on each
-     * resolver's {@code httpChallenge.entryPoint}, plain connections, as the CA connects).
+     * The internal routers: those of {@link InternalServices} (ping, api, dashboard, prometheus) and
+     * {@code acme-http@internal} (HTTP-01 challenges on each resolver's {@code httpChallenge.entryPoint}, plain
+     * connections, as the CA connects).
      */
-    static List<Map.Entry<String, Route>> internalRoutes(InstallConfig config, PingHandler ping,
-                                                         CertificateResolvers resolvers) {
-        List<Map.Entry<String, Route>> routes = new ArrayList<>();
-        PingConfig pc = config.ping();
-        if (pc != null && !pc.manualRouting()) {
-            EntryPointConfig ep = config.entryPoints().get(pc.entryPoint());
-            boolean tls = ep != null && ep.http().tls() != null;
-            routes.add(Map.entry(pc.entryPoint(),
-                    new Route("ping@internal", ex -> ex.path().equals("/ping"), INTERNAL_PRIORITY, ping, tls)));
-        }
+    static List<Map.Entry<String, Route>> internalRoutes(InternalServices internal, CertificateResolvers resolvers) {
+        List<Map.Entry<String, Route>> routes = new ArrayList<>(internal.automaticRoutes());
         AcmeHttpChallengeHandler acme = new AcmeHttpChallengeHandler(resolvers.challenges());
         for (String ep : resolvers.httpChallengeEntryPoints()) {
             routes.add(Map.entry(ep, new Route(AcmeHttpChallengeHandler.NAME, AcmeHttpChallengeHandler::matches,

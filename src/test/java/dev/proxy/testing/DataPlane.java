@@ -1,5 +1,8 @@
 package dev.proxy.testing;
 
+import dev.proxy.accesslog.AccessLog;
+import dev.proxy.api.ApiHandler;
+import dev.proxy.api.DashboardHandler;
 import dev.proxy.config.decode.CommandLineEntries;
 import dev.proxy.config.decode.ConfigEntry;
 import dev.proxy.config.decode.RecordDecoder;
@@ -15,9 +18,15 @@ import dev.proxy.server.forward.BackendPool;
 import dev.proxy.server.forward.BackendTls;
 import dev.proxy.tls.acme.CertificateResolvers;
 import dev.proxy.server.forward.Forwarder;
+import dev.proxy.metrics.PrometheusHandler;
+import dev.proxy.metrics.ProxyMetrics;
 import dev.proxy.provider.ConfigurationWatcher;
 import dev.proxy.provider.Provider;
+import dev.proxy.provider.ProviderActivity;
 import dev.proxy.server.EntryPoint;
+import dev.proxy.server.ExchangeListener;
+import dev.proxy.server.InternalServices;
+import dev.proxy.server.RouteHandler;
 import dev.proxy.server.NettyTransport;
 import dev.proxy.server.ProxyServer;
 import dev.proxy.server.RoutingService;
@@ -28,7 +37,8 @@ import java.util.Map;
 
 /**
  * The data plane wired by hand (no DI container) on ephemeral loopback ports, for in-JVM tests over real sockets:
- * install flags in, a dynamic YAML configuration applied as provider {@code file}.
+ * install flags in, a dynamic YAML configuration applied as provider {@code file}. The operating features follow
+ * the flags as in the program: {@code --api} (API and dashboard), {@code --metrics.prometheus}, {@code --accessLog}.
  */
 public final class DataPlane implements AutoCloseable {
 
@@ -41,12 +51,16 @@ public final class DataPlane implements AutoCloseable {
     public final ProxyServer server;
     /** The TLS settings of particular services' backends (Connect services of the registryCatalog provider). */
     public final BackendTls backendTls = new BackendTls();
-    private final List<Provider> providers = new ArrayList<>();
+    public final ProviderActivity activity = new ProviderActivity();
+    /** Present with {@code --metrics.prometheus}. */
+    public final ProxyMetrics metrics;
+    /** Present with {@code --accessLog}. */
+    public final AccessLog accessLog;
+    private final List<Provider> providers = new java.util.concurrent.CopyOnWriteArrayList<>();
     private ConfigurationWatcher watcher;
 
     /** Finished exchanges, in order (listeners see them on the event loop). */
     public final List<dev.proxy.server.ExchangeRecord> exchanges = new java.util.concurrent.CopyOnWriteArrayList<>();
-    private final List<dev.proxy.server.ExchangeListener> listeners = List.of(exchanges::add);
 
     public DataPlane(String... installFlags) {
         this(new Middlewares(), installFlags);
@@ -70,9 +84,35 @@ public final class DataPlane implements AutoCloseable {
         PingHandler ping = new PingHandler(pingEndpoint);
         Forwarder forwarder = new Forwarder(new BackendPool(transport, install, backendTls), install);
         resolvers = new CertificateResolvers(install, retries);
-        routing = new RoutingService(install, ping, forwarder, middlewares, resolvers);
+        List<RouteHandler> internalHandlers = new ArrayList<>();
+        InternalServices internal = InternalServices.of(install, install.pingEnabled() ? ping : null,
+                () -> internalHandlers);
+        routing = new RoutingService(install, internal, forwarder, middlewares, resolvers);
+        List<ExchangeListener> listeners = new ArrayList<>();
+        listeners.add(exchanges::add);
+        accessLog = install.accessLog() == null ? null : new AccessLog(install);
+        if (accessLog != null) {
+            listeners.add(accessLog);
+        }
+        metrics = install.metrics().enabled()
+                ? ProxyMetrics.of(install, routing, activity, this::runningEntryPoints, accessLog) : null;
+        if (metrics != null) {
+            listeners.add(metrics);
+            internalHandlers.add(new PrometheusHandler(metrics));
+        }
+        if (install.api() != null) {
+            internalHandlers.add(new ApiHandler(install, routing, this::runningEntryPoints, activity,
+                    () -> List.copyOf(providers), io.micronaut.serde.ObjectMapper.getDefault()));
+            if (install.api().dashboard()) {
+                internalHandlers.add(new DashboardHandler(install));
+            }
+        }
         server = new ProxyServer(install, transport, routing, pingEndpoint, resolvers, listeners);
         server.start();
+    }
+
+    private Map<String, EntryPoint> runningEntryPoints() {
+        return server.entryPoints();
     }
 
     public int port(String entryPoint) {
@@ -104,7 +144,7 @@ public final class DataPlane implements AutoCloseable {
      */
     public void run(Provider provider) {
         if (watcher == null) {
-            watcher = new ConfigurationWatcher(install, List.of(routing));
+            watcher = new ConfigurationWatcher(install, List.of(routing), activity);
         }
         providers.add(provider);
         provider.start(watcher);
@@ -118,5 +158,11 @@ public final class DataPlane implements AutoCloseable {
         middlewares.close();
         resolvers.close();
         routing.close();
+        if (accessLog != null) {
+            accessLog.close();
+        }
+        if (metrics != null) {
+            metrics.close();
+        }
     }
 }

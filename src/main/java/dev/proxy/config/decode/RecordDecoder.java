@@ -261,6 +261,17 @@ public final class RecordDecoder {
                 throw new IllegalArgumentException("not an integer");
             }
         }
+        if (type == Double.class || type == double.class) {
+            try {
+                double d = Double.parseDouble(trimmed);
+                if (Double.isNaN(d)) {
+                    throw new NumberFormatException();
+                }
+                return d;
+            } catch (NumberFormatException nfe) {
+                throw new IllegalArgumentException("not a number");
+            }
+        }
         if (type == Duration.class) {
             return GoDuration.parse(trimmed);
         }

@@ -15,11 +15,16 @@ import java.util.Map;
  * @param providers   dynamic configuration sources
  * @param serversTransport how backends are reached
  * @param certificatesResolvers named ACME resolvers that routers refer to with {@code tls.certResolver}
+ * @param api         the JSON API and dashboard; {@code null} when disabled
+ * @param metrics     Prometheus metrics
+ * @param accessLog   one line per request; {@code null} when disabled
  */
 public record InstallConfig(@Nullable Map<String, EntryPointConfig> entryPoints, @Nullable PingConfig ping,
                             @Nullable LogConfig log, @Nullable ProvidersConfig providers,
                             @Nullable ServersTransportConfig serversTransport,
-                            @Nullable Map<String, CertificateResolverConfig> certificatesResolvers) {
+                            @Nullable Map<String, CertificateResolverConfig> certificatesResolvers,
+                            @Nullable ApiConfig api, @Nullable MetricsConfig metrics,
+                            @Nullable AccessLogConfig accessLog) {
 
     /** Name and port of the internal entry point created for ping when it is not defined (as in Traefik). */
     public static final String INTERNAL_ENTRY_POINT = "proxy";
@@ -27,8 +32,14 @@ public record InstallConfig(@Nullable Map<String, EntryPointConfig> entryPoints,
 
     public InstallConfig {
         Map<String, EntryPointConfig> eps = new LinkedHashMap<>(entryPoints == null ? Map.of() : entryPoints);
-        // Ping on the default entry point creates it on :8080 when the user did not define it.
-        if (ping != null && ping.entryPoint().equals(INTERNAL_ENTRY_POINT) && !eps.containsKey(INTERNAL_ENTRY_POINT)) {
+        metrics = metrics == null ? MetricsConfig.NONE : metrics;
+        // Ping, the API (insecure mode) or metrics on the default entry point create it on :8080 when the user did
+        // not define it, as in Traefik.
+        boolean pingThere = ping != null && ping.entryPoint().equals(INTERNAL_ENTRY_POINT);
+        boolean apiThere = api != null && api.insecure();
+        boolean metricsThere = metrics.prometheus() != null && !metrics.prometheus().manualRouting()
+                && metrics.prometheus().entryPoint().equals(INTERNAL_ENTRY_POINT);
+        if ((pingThere || apiThere || metricsThere) && !eps.containsKey(INTERNAL_ENTRY_POINT)) {
             eps.put(INTERNAL_ENTRY_POINT, EntryPointConfig.at(INTERNAL_ENTRY_POINT_ADDRESS));
         }
         entryPoints = java.util.Collections.unmodifiableMap(eps);
@@ -59,9 +70,17 @@ public record InstallConfig(@Nullable Map<String, EntryPointConfig> entryPoints,
         });
     }
 
+    /** Without the sections added after the first release (tests and older callers). */
     public InstallConfig(Map<String, EntryPointConfig> entryPoints, PingConfig ping, LogConfig log,
                          ProvidersConfig providers, ServersTransportConfig serversTransport) {
-        this(entryPoints, ping, log, providers, serversTransport, null);
+        this(entryPoints, ping, log, providers, serversTransport, null, null, null, null);
+    }
+
+    /** Without the operating sections (api, metrics, accessLog). */
+    public InstallConfig(Map<String, EntryPointConfig> entryPoints, PingConfig ping, LogConfig log,
+                         ProvidersConfig providers, ServersTransportConfig serversTransport,
+                         Map<String, CertificateResolverConfig> certificatesResolvers) {
+        this(entryPoints, ping, log, providers, serversTransport, certificatesResolvers, null, null, null);
     }
 
     public boolean pingEnabled() {

@@ -5,6 +5,8 @@ import dev.proxy.config.install.ClusterTasksConfig;
 import dev.proxy.config.install.InstallConfig;
 import dev.proxy.provider.ConfigurationSink;
 import dev.proxy.provider.PollingSupervisor;
+import dev.proxy.provider.Explainable;
+import dev.proxy.provider.ExplainedItem;
 import dev.proxy.provider.Provider;
 import io.micronaut.context.BeanProvider;
 import io.micronaut.context.annotation.Requires;
@@ -38,7 +40,7 @@ import org.slf4j.LoggerFactory;
  */
 @Singleton
 @Requires(condition = ClusterTasksEnabled.class)
-public class ClusterTasksProvider implements Provider {
+public class ClusterTasksProvider implements Provider, Explainable {
 
     public static final String NAME = "clustertasks";
 
@@ -97,6 +99,12 @@ public class ClusterTasksProvider implements Provider {
     /** What became of every task container in the last successful refresh. */
     public List<Explanation> explain() {
         return explanations;
+    }
+
+    /** The same, for the API's {@code /api/providers/clustertasks/explain}. */
+    @Override
+    public List<ExplainedItem> explainItems() {
+        return explanations.stream().map(Explanation::item).toList();
     }
 
     private DynamicConfig refresh() {

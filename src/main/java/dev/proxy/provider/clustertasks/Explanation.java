@@ -1,5 +1,7 @@
 package dev.proxy.provider.clustertasks;
 
+import dev.proxy.provider.ExplainedItem;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -15,6 +17,12 @@ import java.util.Locale;
  * @param detail    exposed: its routers and services, and any left out with the reason; skipped: the reason
  */
 public record Explanation(String cluster, String task, String container, String name, boolean exposed, String detail) {
+
+    /** As the API lists it: where the container runs, and the detail as the reason. */
+    ExplainedItem item() {
+        return new ExplainedItem(String.format(Locale.ROOT, "cluster %s task %s container %s (%s)", cluster, task,
+                container, name), exposed, detail, List.of());
+    }
 
     /** One line, e.g. {@code cluster prod task 3f2a… container app (service-web-app): skipped: not enabled …}. */
     @Override

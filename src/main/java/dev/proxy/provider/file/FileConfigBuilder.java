@@ -12,6 +12,7 @@ import dev.proxy.config.dynamic.TlsCertificate;
 import dev.proxy.config.dynamic.TlsConfig;
 import dev.proxy.config.dynamic.TlsOptions;
 import dev.proxy.config.dynamic.TlsStore;
+import dev.proxy.provider.ExplainedItem;
 import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -26,10 +27,11 @@ import java.util.Map;
  */
 final class FileConfigBuilder {
 
-    /** The combined configuration and the warnings to log about it. */
-    record Built(DynamicConfig config, List<String> warnings) {
+    /** The combined configuration, the warnings to log about it, and what became of each file and resource. */
+    record Built(DynamicConfig config, List<String> warnings, List<ExplainedItem> explained) {
         Built {
             warnings = List.copyOf(warnings);
+            explained = List.copyOf(explained);
         }
     }
 
@@ -39,51 +41,62 @@ final class FileConfigBuilder {
     /** @throws ConfigException naming the file, line, key and value of the first problem found */
     static Built build(List<SourceFile> files) {
         List<String> warnings = new ArrayList<>();
-        Combined<Router> routers = new Combined<>("router", warnings);
-        Combined<Service> services = new Combined<>("service", warnings);
-        Combined<Middleware> middlewares = new Combined<>("middleware", warnings);
-        Combined<TlsOptions> tlsOptions = new Combined<>("TLS options", warnings);
-        Combined<TlsStore> stores = new Combined<>("TLS store", warnings);
+        List<ExplainedItem> explained = new ArrayList<>();
+        Combined<Router> routers = new Combined<>("router", warnings, explained);
+        Combined<Service> services = new Combined<>("service", warnings, explained);
+        Combined<Middleware> middlewares = new Combined<>("middleware", warnings, explained);
+        Combined<TlsOptions> tlsOptions = new Combined<>("TLS options", warnings, explained);
+        Combined<TlsStore> stores = new Combined<>("TLS store", warnings, explained);
         List<TlsCertificate> certificates = new ArrayList<>();
         for (SourceFile file : files) {
             String name = file.path().toString();
             DynamicConfig config = RecordDecoder.decode(DynamicConfig.class,
                     YamlEntries.read(new StringReader(file.content()), name));
             HttpConfig http = config.http();
-            routers.add(http.routers(), name);
+            List<String> taken = routers.add(http.routers(), name);
             services.add(http.services(), name);
             middlewares.add(http.middlewares(), name);
             TlsConfig tls = config.tls();
             certificates.addAll(tls.certificates());
             tlsOptions.add(tls.options(), name);
             stores.add(tls.stores(), name);
+            explained.add(new ExplainedItem("file " + name, true, "exposed: %d routers, %d services, %d middlewares"
+                    .formatted(http.routers().size(), http.services().size(), http.middlewares().size()), taken));
         }
         return new Built(new DynamicConfig(new HttpConfig(routers.values, services.values, middlewares.values),
-                new TlsConfig(certificates, tlsOptions.values, stores.values)), warnings);
+                new TlsConfig(certificates, tlsOptions.values, stores.values)), warnings, explained);
     }
 
     /** One kind of resource from every file, first definition winning. */
     private static final class Combined<V> {
         private final String kind;
         private final List<String> warnings;
+        private final List<ExplainedItem> explained;
         private final Map<String, V> values = new LinkedHashMap<>();
         private final Map<String, String> definedIn = new LinkedHashMap<>();
 
-        Combined(String kind, List<String> warnings) {
+        Combined(String kind, List<String> warnings, List<ExplainedItem> explained) {
             this.kind = kind;
             this.warnings = warnings;
+            this.explained = explained;
         }
 
-        void add(Map<String, V> resources, String file) {
+        /** Adds a file's resources; returns the names taken from it. */
+        List<String> add(Map<String, V> resources, String file) {
+            List<String> taken = new ArrayList<>();
             resources.forEach((name, value) -> {
                 String first = definedIn.putIfAbsent(name, file);
                 if (first == null) {
                     values.put(name, value);
+                    taken.add(name);
                 } else {
                     warnings.add(kind + " \"" + name + "\" is defined in " + first + " and again in " + file
                             + ": keeping the definition from " + first);
+                    explained.add(ExplainedItem.skipped(kind + " " + name + " in file " + file,
+                            "already defined in " + first + "; the first definition wins"));
                 }
             });
+            return taken;
         }
     }
 }

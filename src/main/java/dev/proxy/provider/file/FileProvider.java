@@ -10,6 +10,8 @@ import dev.proxy.config.dynamic.DynamicConfig;
 import dev.proxy.config.install.FileProviderConfig;
 import dev.proxy.config.install.InstallConfig;
 import dev.proxy.provider.ConfigurationSink;
+import dev.proxy.provider.ExplainedItem;
+import dev.proxy.provider.Explainable;
 import dev.proxy.provider.Provider;
 import dev.proxy.provider.SerialScheduler;
 import dev.proxy.provider.ThreadScheduler;
@@ -55,7 +57,7 @@ import org.slf4j.LoggerFactory;
  */
 @Singleton
 @Requires(condition = FileProviderEnabled.class)
-public class FileProvider implements Provider {
+public class FileProvider implements Provider, Explainable {
 
     public static final String NAME = "file";
     /** A {@code filename} with this prefix names a resource inside the program (the embedded default's routes). */
@@ -74,6 +76,7 @@ public class FileProvider implements Provider {
     private final AtomicBoolean checkScheduled = new AtomicBoolean();
 
     private volatile boolean stopped;
+    private volatile List<ExplainedItem> explained = List.of();
     private @Nullable ConfigurationSink sink;
     private @Nullable WatchService watchService;
 
@@ -163,14 +166,16 @@ public class FileProvider implements Provider {
             keepWatching();
         }
         List<SourceFile> files;
+        long start = System.nanoTime();
         try {
             files = readSources();
         } catch (IOException | ConfigException e) {
-            problem(e instanceof ConfigException ? e.getMessage() : describe() + ": cannot read: " + e);
+            failed(e instanceof ConfigException ? e.getMessage() : describe() + ": cannot read: " + e, start);
             lastRead = null; // so that the same files read successfully later are published
             return;
         }
         if (files.equals(lastRead)) {
+            refreshed(start);
             return;
         }
         if (files.stream().anyMatch(f -> f.content().isBlank())) {
@@ -185,6 +190,9 @@ public class FileProvider implements Provider {
                     config.filename() != null ? "file " + config.filename() + " not found"
                             : "no *.yml or *.yaml file in directory " + config.directory());
             lastProblem = null;
+            explained = List.of(ExplainedItem.skipped(describe(), config.filename() != null ? "not found"
+                    : "no *.yml or *.yaml file in it"));
+            refreshed(start);
             publish(DynamicConfig.EMPTY);
             return;
         }
@@ -192,15 +200,39 @@ public class FileProvider implements Provider {
         try {
             built = FileConfigBuilder.build(files);
         } catch (ConfigException e) {
-            problem(e.getMessage());
+            failed(e.getMessage(), start);
             return;
         }
         lastProblem = null;
+        explained = built.explained();
+        refreshed(start);
         built.warnings().forEach(w -> LOG.warn("file provider: {}", w));
         var http = built.config().http();
         LOG.info("file provider: loaded {} ({} routers, {} services, {} middlewares)", describe(),
                 http.routers().size(), http.services().size(), http.middlewares().size());
         publish(built.config());
+    }
+
+    /** What became of each file and resource in the last read. */
+    @Override
+    public List<ExplainedItem> explainItems() {
+        return explained;
+    }
+
+    private void refreshed(long startNanos) {
+        ConfigurationSink s = sink;
+        if (s != null) {
+            s.refreshed(NAME, Duration.ofNanos(System.nanoTime() - startNanos));
+        }
+    }
+
+    private void failed(String message, long startNanos) {
+        problem(message);
+        explained = List.of(ExplainedItem.skipped(describe(), message + "; the last good configuration stays"));
+        ConfigurationSink s = sink;
+        if (s != null) {
+            s.refreshFailed(NAME, Duration.ofNanos(System.nanoTime() - startNanos), message);
+        }
     }
 
     private void problem(String message) {

@@ -1,5 +1,6 @@
 package dev.proxy.provider.registrycatalog;
 
+import dev.proxy.provider.ExplainedItem;
 import java.util.List;
 
 /**
@@ -19,6 +20,13 @@ public record Explanation(String provider, String service, String instance, bool
 
     public Explanation {
         routers = List.copyOf(routers);
+    }
+
+    /** As the API lists it: the service (and instance), with the namespace's provider when there are several. */
+    ExplainedItem item() {
+        String who = instance.isEmpty() ? service : service + " (" + instance + ")";
+        String where = provider.equals(RegistryCatalogProvider.NAME) ? "" : " [" + provider + "]";
+        return new ExplainedItem(who + where, exposed, reason, routers);
     }
 
     static Explanation skipped(String provider, String service, String instance, String reason) {

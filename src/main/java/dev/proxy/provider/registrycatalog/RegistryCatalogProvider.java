@@ -7,6 +7,8 @@ import dev.proxy.provider.Backoff;
 import io.micronaut.core.annotation.Nullable;
 import dev.proxy.config.install.RegistryCatalogConfig;
 import dev.proxy.provider.ConfigurationSink;
+import dev.proxy.provider.Explainable;
+import dev.proxy.provider.ExplainedItem;
 import dev.proxy.provider.Provider;
 import dev.proxy.server.forward.BackendTls;
 import io.micronaut.context.annotation.Requires;
@@ -27,7 +29,7 @@ import org.slf4j.LoggerFactory;
  */
 @Singleton
 @Requires(condition = RegistryCatalogEnabled.class)
-public class RegistryCatalogProvider implements Provider {
+public class RegistryCatalogProvider implements Provider, Explainable {
 
     public static final String NAME = "registrycatalog";
     private static final Logger LOG = LoggerFactory.getLogger(RegistryCatalogProvider.class);
@@ -121,5 +123,11 @@ public class RegistryCatalogProvider implements Provider {
         List<Explanation> all = new ArrayList<>();
         sources.forEach(s -> all.addAll(s.explain()));
         return all;
+    }
+
+    /** The same, for the API's {@code /api/providers/registrycatalog/explain}. */
+    @Override
+    public List<ExplainedItem> explainItems() {
+        return explain().stream().map(Explanation::item).toList();
     }
 }

@@ -96,6 +96,7 @@ public final class LoadBalancedService implements ServiceHandler {
         if (setCookie) {
             sticky.remember(exchange, chosen.cookieValue());
         }
+        exchange.serviceUrl(chosen.target().url());
         forwarder.forward(exchange, chosen.target(), trustForwarded, outcome);
     }
 
