@@ -8,7 +8,6 @@ import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import jakarta.inject.Singleton;
@@ -32,11 +31,7 @@ public final class PrometheusHandler implements InternalService {
 
     @Override
     public void handle(Exchange exchange) {
-        HttpMethod method = exchange.request().method();
-        if (!method.equals(HttpMethod.GET) && !method.equals(HttpMethod.HEAD)) {
-            FullHttpResponse r = exchange.textResponse(HttpResponseStatus.METHOD_NOT_ALLOWED, "Method Not Allowed");
-            r.headers().set(HttpHeaderNames.ALLOW, "GET, HEAD");
-            exchange.respond(r);
+        if (exchange.refuseUnlessGetOrHead()) {
             return;
         }
         String accept = exchange.request().headers().get(HttpHeaderNames.ACCEPT);

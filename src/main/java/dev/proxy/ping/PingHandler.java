@@ -2,9 +2,6 @@ package dev.proxy.ping;
 
 import dev.proxy.server.Exchange;
 import dev.proxy.server.RouteHandler;
-import io.netty.handler.codec.http.FullHttpResponse;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import jakarta.inject.Singleton;
 
@@ -24,11 +21,7 @@ public class PingHandler implements RouteHandler {
 
     @Override
     public void handle(Exchange exchange) {
-        HttpMethod method = exchange.request().method();
-        if (!method.equals(HttpMethod.GET) && !method.equals(HttpMethod.HEAD)) {
-            FullHttpResponse response = exchange.textResponse(HttpResponseStatus.METHOD_NOT_ALLOWED, "Method Not Allowed");
-            response.headers().set(HttpHeaderNames.ALLOW, "GET, HEAD");
-            exchange.respond(response);
+        if (exchange.refuseUnlessGetOrHead()) {
             return;
         }
         HttpResponseStatus status = HttpResponseStatus.valueOf(endpoint.status());
