@@ -239,8 +239,9 @@ EOF
     echo "$name: SKIPPED - '${words[0]:-}' not found (data plane not built yet?); measuring the others"
     return 1
   fi
+  # Idle backend connections kept: 512, as nginx's `keepalive 512` above (proxy's default is Traefik's 200).
   start_pinned "$name" bash -c "exec $PROXY_CMD --entryPoints.web.address=127.0.0.1:$port \
-    --providers.file.filename=$TMP/dynamic.yml --log.level=WARN $PROXY_EXTRA_ARGS $extra"
+    --providers.file.filename=$TMP/dynamic.yml --serversTransport.maxIdleConnsPerHost=512 --log.level=WARN $PROXY_EXTRA_ARGS $extra"
   PID[$name]=$LAST_PID PORT[$name]=$port
   if ! wait_ready "$port" "$LAST_PID"; then
     local why="no 200 on http://127.0.0.1:$port/ within ${READY_TIMEOUT}s"

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Makes sure a headless browser is available for the dashboard test: Debian's chromium (with chromium-driver),
 # installed with apt-get on a fresh machine, and playwright-core from npm in a cache directory outside the clone
-# (${PROXY_DEV_CACHE:-$HOME/.cache/proxy-dev}/browser). playwright-core drives the system chromium; it never
+# (${PROXYDEV_CACHE:-$HOME/.cache/proxy-dev}/browser). playwright-core drives the system chromium; it never
 # downloads a browser (`npx playwright install` cannot work on this network). Prints, as the last line of stdout,
 # the directory of the playwright-core module to require.
 set -euo pipefail
 
 PLAYWRIGHT_VERSION=1.56.1
-cache="${PROXY_DEV_CACHE:-$HOME/.cache/proxy-dev}/browser"
+cache="${PROXYDEV_CACHE:-$HOME/.cache/proxy-dev}/browser"
 mkdir -p "$cache"
 # Two test JVMs may get here at once: one installs, the other waits.
 exec 9>"$cache/install.lock"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the Consul agent used by tests and demos from the Go module proxy and prints the binary path.
-# Idempotent: the binary is cached under ${PROXY_DEV_CACHE:-$HOME/.cache/proxy-dev}/consul-<version>/,
+# Idempotent: the binary is cached under ${PROXYDEV_CACHE:-$HOME/.cache/proxy-dev}/consul-<version>/,
 # so only the first run on a machine pays for the build (~minutes on 2 cores); later runs return at once.
 # Go's own module and build caches (GOMODCACHE, GOCACHE) are used as configured, by default under $HOME.
 set -euo pipefail
@@ -11,7 +11,7 @@ module="$here/build"
 version="$(awk '$1 == "github.com/hashicorp/consul" { sub(/^v/, "", $2); print $2 }' "$module/go.mod")"
 [[ -n "$version" ]] || { echo "build.sh: no github.com/hashicorp/consul in $module/go.mod" >&2; exit 1; }
 
-cache="${PROXY_DEV_CACHE:-$HOME/.cache/proxy-dev}"
+cache="${PROXYDEV_CACHE:-$HOME/.cache/proxy-dev}"
 dir="$cache/consul-$version"
 binary="$dir/consul"
 

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Builds dockerfile-lint (BuildKit's Dockerfile parser and build checks, lint/main.go) from the Go module proxy and
-# prints the binary's path. Cached under ${PROXY_DEV_CACHE:-$HOME/.cache/proxy-dev}/dockerfile-lint-<hash>/, the
+# prints the binary's path. Cached under ${PROXYDEV_CACHE:-$HOME/.cache/proxy-dev}/dockerfile-lint-<hash>/, the
 # hash covering the program and its pinned dependencies; the first build takes about a minute.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 module="$here/lint"
 hash="$(cat "$module/main.go" "$module/go.mod" "$module/go.sum" | sha256sum | cut -c1-12)"
-dir="${PROXY_DEV_CACHE:-$HOME/.cache/proxy-dev}/dockerfile-lint-$hash"
+dir="${PROXYDEV_CACHE:-$HOME/.cache/proxy-dev}/dockerfile-lint-$hash"
 binary="$dir/dockerfile-lint"
 
 if [[ -x "$binary" ]]; then

@@ -56,11 +56,22 @@ def require_loopback(address: str) -> str:
     return address
 
 
+_HANDED_OUT: set[int] = set()
+
+
 def free_loopback_port() -> int:
-    """A port nothing listens on right now, the way ECS picks a dynamic host port from the ephemeral range."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+    """A port nothing listens on right now, the way ECS picks a dynamic host port from the ephemeral range.
+
+    Never the same port twice in one emulator run: the kernel may hand a just-released port out again, and two tasks
+    with one host port would merge into one server (as on a real host, where ECS never does that).
+    """
+    while True:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        if port not in _HANDED_OUT:
+            _HANDED_OUT.add(port)
+            return port
 
 
 def apply(allocator: LoopbackAllocator) -> None:

@@ -8,7 +8,7 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 requirements="$here/requirements.txt"
 base_python="${PROXY_PYTHON:-python3}"
-cache="${PROXY_DEV_CACHE:-$HOME/.cache/proxy-dev}"
+cache="${PROXYDEV_CACHE:-$HOME/.cache/proxy-dev}"
 
 key="$( { cat "$requirements"; "$base_python" -c 'import sys; print(sys.version)'; } | sha256sum | cut -c1-12)"
 venv="$cache/moto-venv-$key"

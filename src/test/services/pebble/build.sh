@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Installs Pebble (Let's Encrypt's ACME test server) and pebble-challtestsrv (its DNS/challenge test server) from the
 # Go module proxy and prints the directory that holds both binaries and Pebble's test certificates (certs/).
-# Idempotent: cached under ${PROXY_DEV_CACHE:-$HOME/.cache/proxy-dev}/pebble-<version>/, so only the first run on a
+# Idempotent: cached under ${PROXYDEV_CACHE:-$HOME/.cache/proxy-dev}/pebble-<version>/, so only the first run on a
 # machine pays for the build (~1 min on 2 cores); later runs return at once. Two concurrent callers: one builds.
 set -euo pipefail
 
 version="v2.10.1"   # pinned; bump here (and in README.md) to move
 module="github.com/letsencrypt/pebble/v2"
-cache="${PROXY_DEV_CACHE:-$HOME/.cache/proxy-dev}"
+cache="${PROXYDEV_CACHE:-$HOME/.cache/proxy-dev}"
 dir="$cache/pebble-${version#v}"
 
 if [[ -x "$dir/pebble" && -x "$dir/pebble-challtestsrv" && -f "$dir/certs/localhost/cert.pem" ]]; then

@@ -10,7 +10,7 @@ if command -v redis-server >/dev/null 2>&1; then
 fi
 
 # Two test JVMs may get here at once: one installs, the other waits.
-cache="${PROXY_DEV_CACHE:-$HOME/.cache/proxy-dev}"
+cache="${PROXYDEV_CACHE:-$HOME/.cache/proxy-dev}"
 mkdir -p "$cache"
 exec 9>"$cache/redis-install.lock"
 flock 9

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds OpenTofu (a Terraform-compatible CLI, for `tofu fmt -check`) and hclcheck (offline parse and reference
 # check of terraform/) from the Go module proxy, and prints the directory holding both binaries.
-# Idempotent: cached under ${PROXY_DEV_CACHE:-$HOME/.cache/proxy-dev}/tofu-<version>/ (the first build takes
+# Idempotent: cached under ${PROXYDEV_CACHE:-$HOME/.cache/proxy-dev}/tofu-<version>/ (the first build takes
 # minutes on 2 cores; later runs return at once). CI: `.ci/run` calls it; TerraformIT calls it when missing.
 set -euo pipefail
 
@@ -10,7 +10,7 @@ module="$here/build"
 version="$(awk '$1 == "github.com/opentofu/opentofu" { sub(/^v/, "", $2); print $2 }' "$module/go.mod")"
 [[ -n "$version" ]] || { echo "build.sh: no github.com/opentofu/opentofu in $module/go.mod" >&2; exit 1; }
 
-cache="${PROXY_DEV_CACHE:-$HOME/.cache/proxy-dev}"
+cache="${PROXYDEV_CACHE:-$HOME/.cache/proxy-dev}"
 # hclcheck is small and changes with this repository: its binary name carries the hash of its source.
 check_hash="$(cat "$module/hclcheck/main.go" "$module/go.sum" | sha256sum | cut -c1-12)"
 dir="$cache/tofu-$version"

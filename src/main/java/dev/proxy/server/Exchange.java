@@ -318,6 +318,21 @@ public final class Exchange implements RequestFacts {
         bodyFilters.add(filter);
     }
 
+    /**
+     * For read-only internal services (ping, API, dashboard, metrics): answers 405 with {@code Allow: GET, HEAD} to any
+     * other method and returns true; returns false for GET and HEAD, which the caller then serves.
+     */
+    public boolean refuseUnlessGetOrHead() {
+        HttpMethod method = request.method();
+        if (method.equals(HttpMethod.GET) || method.equals(HttpMethod.HEAD)) {
+            return false;
+        }
+        FullHttpResponse r = textResponse(HttpResponseStatus.METHOD_NOT_ALLOWED, "Method Not Allowed");
+        r.headers().set(HttpHeaderNames.ALLOW, "GET, HEAD");
+        respond(r);
+        return true;
+    }
+
     /** Answers with a plain-text body (none for HEAD requests, which still get its length). */
     public void respond(HttpResponseStatus status, String body) {
         respond(textResponse(status, body));
@@ -340,21 +355,6 @@ public final class Exchange implements RequestFacts {
         }
         response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
         return response;
-    }
-
-    /**
-     * For read-only handlers (ping, the API, the dashboard, metrics): answers 405 with {@code Allow: GET, HEAD} to
-     * any other method and returns true; returns false, having sent nothing, for GET and HEAD.
-     */
-    public boolean refuseUnlessGetOrHead() {
-        HttpMethod method = request.method();
-        if (method.equals(HttpMethod.GET) || method.equals(HttpMethod.HEAD)) {
-            return false;
-        }
-        FullHttpResponse response = textResponse(HttpResponseStatus.METHOD_NOT_ALLOWED, "Method Not Allowed");
-        response.headers().set(HttpHeaderNames.ALLOW, "GET, HEAD");
-        respond(response);
-        return true;
     }
 
     /** Writes a complete response. */
