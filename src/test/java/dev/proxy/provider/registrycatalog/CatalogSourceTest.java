@@ -165,7 +165,7 @@ class CatalogSourceTest {
         public Indexed<List<CheckState>> checks(long index) {
             if (index > 0) {
                 try {
-                    Thread.sleep(Long.MAX_VALUE); // no health changes in these tests: block like a long wait
+                    new java.util.concurrent.CountDownLatch(1).await(); // no health changes here: a blocking query that never returns
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new ConsulException("interrupted", e);
