@@ -40,7 +40,8 @@ import org.slf4j.LoggerFactory;
  * counted — never does a request wait for its log line. Drops are logged at most every ten seconds and exported as
  * {@code proxy_accesslog_dropped_lines_total}.
  *
- * <p>The file is opened for appending, so rotation by copy-and-truncate works.
+ * <p>The file is opened for appending, so rotation by copy-and-truncate works; rotation by renaming works with
+ * {@link #reopen()} (SIGUSR1).
  */
 @Singleton
 @Requires(condition = AccessLogEnabled.class)
@@ -57,8 +58,11 @@ public final class AccessLog implements ExchangeListener, ProxyMetrics.DroppedLi
     private final Queue<AccessLogLine> queue;
     private final int perWrite;
     private final LineFormat format;
-    private final OutputStream out;
+    /** Written by the writer thread only (reopen included); the file path is empty for standard output. */
+    private volatile OutputStream out;
+    private final String filePath;
     private final boolean ownsOut;
+    private volatile boolean reopenRequested;
     private final LongAdder dropped = new LongAdder();
     private final AtomicLong requests = new AtomicLong();
     private final Thread writer;
@@ -71,6 +75,11 @@ public final class AccessLog implements ExchangeListener, ProxyMetrics.DroppedLi
 
     /** @param out where lines go; closed with the log when {@code ownsOut} */
     AccessLog(AccessLogConfig config, OutputStream out, boolean ownsOut) {
+        this(config, out, ownsOut, ownsOut ? config.filePath() : "");
+    }
+
+    private AccessLog(AccessLogConfig config, OutputStream out, boolean ownsOut, String filePath) {
+        this.filePath = filePath;
         this.addInternals = config.addInternals();
         this.perWrite = config.bufferingSize() > 0 ? config.bufferingSize() : DEFAULT_BATCH;
         // Netty's bounded multi-producer single-consumer queue (JCTools, shaded in netty-common; internal API, so
@@ -135,6 +144,8 @@ public final class AccessLog implements ExchangeListener, ProxyMetrics.DroppedLi
                 // for the CPU all the time; lines are at most this late.
                 if (!batch.isEmpty()) {
                     writeBatch(batch, buffer);
+                } else {
+                    reopenIfRequested();
                 }
                 if (!closed) {
                     LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(IDLE_PARK_MILLIS));
@@ -164,7 +175,38 @@ public final class AccessLog implements ExchangeListener, ProxyMetrics.DroppedLi
         write(buffer);
     }
 
+    /**
+     * Log rotation (SIGUSR1, as Traefik): the file is closed and opened again at its path, so after a rotation tool
+     * has renamed it, new lines go to a fresh file there. Done by the writer thread before its next write; lines
+     * queued meanwhile are not lost. Without a file (standard output) there is nothing to reopen.
+     */
+    public void reopen() {
+        if (filePath.isEmpty() || closed) {
+            return;
+        }
+        reopenRequested = true;
+        LockSupport.unpark(writer);
+    }
+
+    /** On the writer thread: the file is reopened, or (if that fails) the old stream is kept and the failure logged. */
+    private void reopenIfRequested() {
+        if (!reopenRequested) {
+            return;
+        }
+        reopenRequested = false;
+        try {
+            OutputStream fresh = open(filePath);
+            OutputStream old = out;
+            out = fresh;
+            old.close();
+            LOG.info("access log: reopened {}", filePath);
+        } catch (IOException | UncheckedIOException e) {
+            LOG.warn("access log: cannot reopen {}, still writing to the file open before: {}", filePath, e.getMessage());
+        }
+    }
+
     private void write(ByteArrayOutputStream buffer) {
+        reopenIfRequested();
         if (buffer.size() == 0) {
             return;
         }

@@ -1,5 +1,6 @@
 package dev.proxy.cli;
 
+import dev.proxy.accesslog.AccessLog;
 import dev.proxy.config.decode.ConfigTree;
 import dev.proxy.config.install.InstallConfig;
 import dev.proxy.config.install.InstallConfigLoader;
@@ -22,7 +23,8 @@ import sun.misc.Signal;
 /**
  * Runs the proxy: starts the Micronaut context with the install configuration as a bean, binds the entry points,
  * and on SIGTERM or SIGINT runs the graceful shutdown and exits 0. The signals are handled directly (not through a
- * JVM shutdown hook) so that a clean, drained shutdown exits with 0 as orchestrators expect, instead of 143.
+ * JVM shutdown hook) so that a clean, drained shutdown exits with 0 as orchestrators expect, instead of 143. SIGUSR1
+ * reopens the access log file.
  */
 final class Serve {
 
@@ -50,6 +52,9 @@ final class Serve {
         // instead of the JVM's default (exit at once with 143 while a load balancer may already send requests).
         Signal.handle(new Signal("TERM"), s -> onSignal(s.getName()));
         Signal.handle(new Signal("INT"), s -> onSignal(s.getName()));
+        // SIGUSR1: reopen the access log file (log rotation by renaming, as Traefik); acted on once started.
+        Signal.handle(new Signal("USR1"), s -> running.thenAccept(r -> r.context().findBean(AccessLog.class)
+                .ifPresent(AccessLog::reopen)));
         long configured = uptimeMillis();
         InstallConfig config = loaded.config();
         LogSetup.apply(config.log());

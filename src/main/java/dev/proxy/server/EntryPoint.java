@@ -36,6 +36,10 @@ public final class EntryPoint {
     private final ExchangeListener[] listeners;
     private final Set<HttpConnectionHandler> connections = ConcurrentHashMap.newKeySet();
     private final AtomicInteger inFlight = new AtomicInteger();
+    /** Accepted connections not closed yet (counted at accept, before the pipeline runs; see maxConnections). */
+    private final AtomicInteger accepted = new AtomicInteger();
+    private final java.util.concurrent.atomic.LongAdder refused = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.AtomicLong lastRefusalReport = new java.util.concurrent.atomic.AtomicLong();
     private final CompletableFuture<Void> drained = new CompletableFuture<>();
     private volatile boolean draining;
     private volatile Channel listener;
@@ -62,6 +66,7 @@ public final class EntryPoint {
     public void bind(NettyTransport transport) {
         ListenAddress address = config.listenAddress();
         RespondingTimeoutsConfig timeouts = config.transport().respondingTimeouts();
+        int maxConnections = config.transport().maxConnections();
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(transport.acceptors(), transport.workers())
                 .channel(transport.serverChannelType())
@@ -71,6 +76,9 @@ public final class EntryPoint {
                 .childHandler(new ChannelInitializer<>() {
                     @Override
                     protected void initChannel(Channel ch) {
+                        if (overCap(ch, maxConnections)) {
+                            return;
+                        }
                         ChannelPipeline p = ch.pipeline();
                         HttpConnectionHandler connection = new HttpConnectionHandler(EntryPoint.this, routing);
                         // TLS or not, and which protocol, is decided on the first bytes; see ProtocolNegotiator.
@@ -85,6 +93,44 @@ public final class EntryPoint {
             throw new IllegalStateException("entry point " + name + ": cannot listen on " + config.address() + ": "
                     + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The connection cap ({@code transport.maxConnections}): a connection over it is closed at once, before a byte is
+     * read — no 503, since on a TLS entry point that would take a handshake, the very work the cap is there to
+     * spare. Counting at accept (not per request) bounds what idle and slow clients hold: file descriptors, buffers
+     * and the timeout sweep's work. Connections already open are not touched. Each entry point counts its own, so a
+     * flood on a public entry point cannot take the ping entry point's share.
+     */
+    private boolean overCap(Channel ch, int maxConnections) {
+        if (maxConnections <= 0) {
+            return false;
+        }
+        if (accepted.incrementAndGet() > maxConnections) {
+            accepted.decrementAndGet();
+            refused.increment();
+            ch.config().setOption(ChannelOption.SO_LINGER, 0); // a reset: no TIME_WAIT kept for a refused client
+            ch.close();
+            reportRefusals(maxConnections);
+            return true;
+        }
+        ch.closeFuture().addListener(f -> accepted.decrementAndGet());
+        return false;
+    }
+
+    /** Logs refusals at most every ten seconds, with the count so far: a flood must not flood the log too. */
+    private void reportRefusals(int maxConnections) {
+        long now = System.nanoTime();
+        long last = lastRefusalReport.get();
+        if ((last == 0 || now - last > TimeUnit.SECONDS.toNanos(10)) && lastRefusalReport.compareAndSet(last, now)) {
+            LOG.warn("entry point {}: {} open connections (transport.maxConnections): refusing new ones; {} refused so far",
+                    name, maxConnections, refused.sum());
+        }
+    }
+
+    /** Connections refused so far because the entry point was at {@code transport.maxConnections}. */
+    public long refusedConnections() {
+        return refused.sum();
     }
 
     /**

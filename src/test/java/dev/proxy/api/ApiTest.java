@@ -181,7 +181,8 @@ class ApiTest {
         assertThat(f.object("/entrypoints/web")).isEqualTo(Map.of("name", "web", "address", "127.0.0.1:0",
                 "port", f.proxy.port("web"),
                 "transport", Map.of("lifeCycle", Map.of("requestAcceptGraceTimeout", "0s", "graceTimeOut", "10s"),
-                        "respondingTimeouts", Map.of("readTimeout", "1m", "writeTimeout", "0s", "idleTimeout", "3m")),
+                        "respondingTimeouts", Map.of("readTimeout", "1m", "writeTimeout", "0s", "idleTimeout", "3m"),
+                        "maxConnections", 0),
                 "forwardedHeaders", Map.of("trustedIPs", List.of(), "insecure", false),
                 "http", Map.of("middlewares", List.of())));
         assertThat(f.api("/entrypoints/nope").statusCode()).isEqualTo(404);

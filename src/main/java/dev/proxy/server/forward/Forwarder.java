@@ -6,6 +6,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.util.AsciiString;
@@ -16,8 +17,9 @@ import java.time.Duration;
 import java.util.function.Predicate;
 
 /**
- * Sends an exchange to a backend server: rewrites the request head for the hop (hop-by-hop headers out first, then
- * the proxy's forwarded headers, Host, target path) and relays the exchange through a pooled connection.
+ * Sends an exchange to a backend server: refuses a request that looped back to this proxy (400, see
+ * {@link LoopGuard}), rewrites the request head for the hop (hop-by-hop headers out first, then the proxy's
+ * forwarded headers and loop mark, Host, target path) and relays the exchange through a pooled connection.
  */
 @Singleton
 public class Forwarder {
@@ -25,6 +27,7 @@ public class Forwarder {
     private final BackendPool pool;
     private final Duration responseHeaderTimeout;
     private final AsciiString serverName;
+    private final LoopGuard loopGuard = new LoopGuard();
 
     public Forwarder(BackendPool pool, InstallConfig config) {
         this.pool = pool;
@@ -44,6 +47,12 @@ public class Forwarder {
     public void forward(Exchange exchange, Target target, Predicate<Exchange> trustForwarded, ForwardOutcome outcome) {
         HttpRequest request = exchange.request();
         HttpHeaders h = request.headers();
+        if (loopGuard.seen(h)) {
+            // This process forwarded the request already: the service points back at the proxy. Answer instead of
+            // sending it round again (see LoopGuard); checked before anything of the head is changed.
+            exchange.respond(HttpResponseStatus.BAD_REQUEST, "forwarding loop: the request came back to this proxy");
+            return;
+        }
         boolean webSocket = HopByHop.isWebSocketUpgrade(h);
         boolean chunked = HttpUtil.isTransferEncodingChunked(request);
         HopByHop.strip(h);
@@ -65,6 +74,7 @@ public class Forwarder {
                 h.set(header.getKey(), header.getValue());
             }
         }
+        loopGuard.mark(h);
         if (!target.passHostHeader() || exchange.originalHost().isEmpty()) {
             h.set(HttpHeaderNames.HOST, target.origin().authority());
         }
