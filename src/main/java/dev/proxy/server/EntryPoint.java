@@ -17,12 +17,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One listening entry point: binds its address, serves HTTP/1.1 on every accepted connection (plain or TLS, see
- * {@link ProtocolNegotiator}), and drains gracefully (stop accepting, let in-flight requests finish, close idle
+ * {@link ProtocolNegotiator}) up to its {@code maxConnections}, and drains gracefully (stop accepting, let in-flight requests finish, close idle
  * keep-alive connections).
  */
 public final class EntryPoint {
@@ -38,8 +40,8 @@ public final class EntryPoint {
     private final AtomicInteger inFlight = new AtomicInteger();
     /** Accepted connections not closed yet (counted at accept, before the pipeline runs; see maxConnections). */
     private final AtomicInteger accepted = new AtomicInteger();
-    private final java.util.concurrent.atomic.LongAdder refused = new java.util.concurrent.atomic.LongAdder();
-    private final java.util.concurrent.atomic.AtomicLong lastRefusalReport = new java.util.concurrent.atomic.AtomicLong();
+    private final LongAdder refused = new LongAdder();
+    private final AtomicLong lastRefusalReport = new AtomicLong();
     private final CompletableFuture<Void> drained = new CompletableFuture<>();
     private volatile boolean draining;
     private volatile Channel listener;
