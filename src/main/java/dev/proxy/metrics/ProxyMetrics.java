@@ -47,7 +47,7 @@ import java.util.function.Supplier;
  * <li>{@code proxy_entrypoint_requests_total}, {@code proxy_entrypoint_request_duration_seconds} (histogram) by
  *     {@code entrypoint}, {@code code}, {@code method}; the same as {@code proxy_router_*} (with {@code router} and
  *     {@code service}, off by default) and {@code proxy_service_*} (with {@code service});
- * <li>{@code proxy_open_connections{entrypoint}};
+ * <li>{@code proxy_open_connections{entrypoint}}, {@code proxy_entrypoint_refused_connections_total{entrypoint}};
  * <li>{@code proxy_service_server_up{service,url}}: 1 up, 0 down;
  * <li>{@code proxy_config_reloads_total}, {@code proxy_config_last_reload_success_timestamp_seconds};
  * <li>{@code proxy_provider_refreshes_total}, {@code proxy_provider_refresh_failures_total},
@@ -111,6 +111,13 @@ public final class ProxyMetrics implements ExchangeListener, AutoCloseable {
                         return ep == null ? 0 : ep.openConnections();
                     })
                     .description("Client connections open now").tag("entrypoint", name).register(registry);
+            // The counter's state object is this (micrometer keeps it weakly; the supplier alone may be collected).
+            FunctionCounter.builder("proxy.entrypoint.refused.connections", this, m -> {
+                        EntryPoint ep = entryPoints.get().get(name);
+                        return ep == null ? 0 : ep.refusedConnections();
+                    })
+                    .description("Connections closed at accept because the entry point was at transport.maxConnections")
+                    .tag("entrypoint", name).register(registry);
         }
         serverUp = MultiGauge.builder("proxy.service.server.up")
                 .description("Whether a load-balanced server is up (1) or down (0)").register(registry);

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.sun.net.httpserver.HttpServer;
 import dev.proxy.testing.DataPlane;
 import dev.proxy.testing.FixedBackend;
+import dev.proxy.testing.Http;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -43,7 +44,8 @@ class ConnectionLimitTest {
     void overTheCapNewConnectionsAreClosedAndOpenOnesKeepWorking() throws Exception {
         try (FixedBackend backend = new FixedBackend("hello")) {
             proxy = new DataPlane("--entryPoints.web.address=127.0.0.1:0",
-                    "--entryPoints.web.transport.maxConnections=3");
+                    "--entryPoints.web.transport.maxConnections=3", "--metrics.prometheus",
+                    "--entryPoints.proxy.address=127.0.0.1:0");
             proxy.apply(route(backend.url()));
             for (int i = 0; i < 3; i++) {
                 Socket s = connect("web");
@@ -53,6 +55,8 @@ class ConnectionLimitTest {
             Socket fourth = connect("web");
             assertThat(closedByPeer(fourth, Duration.ofSeconds(5))).as("the connection over the cap is closed").isTrue();
             assertThat(proxy.server.entryPoints().get("web").refusedConnections()).isEqualTo(1);
+            assertThat(Http.get(proxy.url("proxy", "/metrics")).body())
+                    .contains("proxy_entrypoint_refused_connections_total{entrypoint=\"web\"} 1.0");
 
             for (Socket open : clients.subList(0, 3)) {
                 assertThat(statusLine(open, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")).as("keep-alive connections go on")
