@@ -197,7 +197,44 @@ public final class Exchange implements RequestFacts {
     }
 
     void requestContent(HttpContent content) {
-        requestBody.arrived(content, responded);
+        if (content.decoderResult().isFailure()) {
+            // A malformed chunk (bad size, missing CRLF): the parser stops here; the request must not go on.
+            content.release();
+            rejectBody(HttpResponseStatus.BAD_REQUEST);
+        } else if (!requestBody.withinLimit(content)) {
+            content.release();
+            rejectBody(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE);
+        } else {
+            requestBody.arrived(content, responded);
+        }
+    }
+
+    /**
+     * Limits the request body to {@code max} bytes (entry point and {@code buffering} middleware; the lowest limit
+     * wins). A declared Content-Length over it is answered 413 at once, before any backend is contacted, and false is
+     * returned; a chunked body is cut off where it crosses the limit: the backend request is aborted and the client
+     * gets 413 if its response has not started (the connection is closed either way).
+     */
+    public boolean limitRequestBody(long max) {
+        long declared = HttpUtil.getContentLength(request, -1L);
+        if (declared > max || !requestBody.limit(max)) {
+            rejectBody(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE);
+            return false;
+        }
+        return true;
+    }
+
+    private void rejectBody(HttpResponseStatus status) {
+        if (requestBody.complete() && responded) {
+            return;
+        }
+        requestBody.abort();
+        closeAfterResponse();
+        if (!responded) {
+            respond(status, status.reasonPhrase());
+        } else {
+            abortResponse();
+        }
     }
 
     public boolean requestComplete() {

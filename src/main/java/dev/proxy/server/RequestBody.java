@@ -15,6 +15,8 @@ final class RequestBody {
     private RequestBodySink sink;
     private ArrayDeque<HttpContent> pending;
     private boolean complete;
+    private long limit = Long.MAX_VALUE;
+    private long received;
 
     /** Sends the body (what has arrived and what will) to the sink. */
     void to(RequestBodySink sink) {
@@ -41,6 +43,32 @@ final class RequestBody {
                 pending = new ArrayDeque<>(4);
             }
             pending.add(content);
+        }
+    }
+
+    /** Lowers the body size limit; returns false when what arrived so far already exceeds it. */
+    boolean limit(long max) {
+        limit = Math.min(limit, max);
+        return received <= limit;
+    }
+
+    /** Counts a chunk against the limit; false when it takes the body over it. */
+    boolean withinLimit(HttpContent content) {
+        received += content.content().readableBytes();
+        return received <= limit;
+    }
+
+    /**
+     * The body went bad (malformed chunk, over the limit): whoever took it must not complete the request upstream,
+     * and nothing more is passed on.
+     */
+    void abort() {
+        complete = true;
+        releasePending();
+        RequestBodySink s = sink;
+        sink = null;
+        if (s != null) {
+            s.abort();
         }
     }
 
