@@ -39,7 +39,7 @@ final class RequestHeadCheck {
         List<String> te = h.getAll(HttpHeaderNames.TRANSFER_ENCODING);
         // Only a single "chunked" (any case, as nginx and HAProxy accept it): "chunked, chunked", "gzip, chunked",
         // "identity" or "xchunked" are framings no backend should be left to guess at (nginx answers 501).
-        if (!te.isEmpty() && (te.size() > 1 || !HttpHeaderValues.CHUNKED.contentEqualsIgnoreCase(te.get(0).trim()))) {
+        if (!te.isEmpty() && (te.size() > 1 || !HttpHeaderValues.CHUNKED.contentEqualsIgnoreCase(te.get(0)))) {
             return bad("Transfer-Encoding " + te);
         }
         List<String> hosts = h.getAll(HttpHeaderNames.HOST);

@@ -61,18 +61,28 @@ final class ForwardedHeaders {
      */
     private static void dropUnderscoreAliases(HttpHeaders h) {
         List<String> drop = null;
-        for (var header : h) {
-            String name = header.getKey();
-            if (name.indexOf('_') >= 0 && isAlias(name)) {
+        // Names as CharSequences: no String per header on the common path (no underscore at all).
+        for (var it = h.iteratorCharSequence(); it.hasNext(); ) {
+            CharSequence name = it.next().getKey();
+            if (hasUnderscore(name) && isAlias(name.toString())) {
                 if (drop == null) {
                     drop = new java.util.ArrayList<>(2);
                 }
-                drop.add(name);
+                drop.add(name.toString());
             }
         }
         if (drop != null) {
             drop.forEach(h::remove);
         }
+    }
+
+    private static boolean hasUnderscore(CharSequence name) {
+        for (int i = 0; i < name.length(); i++) {
+            if (name.charAt(i) == '_') {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean isAlias(String name) {
