@@ -1,6 +1,7 @@
 package dev.proxy.server.hostile;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.proxy.testing.DataPlane;
 import dev.proxy.testing.RawHttp;
@@ -12,6 +13,7 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -176,5 +178,12 @@ class HeadersAndLimitsTest {
             // A chunked body streamed until it crossed the limit: the backend saw the request aborted.
             Awaitility.await().until(() -> backend.aborted().size() > abortedBefore);
         }
+    }
+
+    @Test
+    void aNegativeBodyLimitIsRefusedWithItsKeyAndValue() {
+        assertThatThrownBy(() -> new DataPlane("--entryPoints.web.address=127.0.0.1:0",
+                "--entryPoints.web.http.maxRequestBodyBytes=-1"))
+                .hasMessageContaining("maxRequestBodyBytes=-1").hasMessageContaining("must be 0 (no limit)");
     }
 }
