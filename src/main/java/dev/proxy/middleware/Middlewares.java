@@ -190,6 +190,8 @@ public final class Middlewares implements AutoCloseable {
             return new RedirectSchemeMiddleware(c.redirectScheme(), trust);
         } else if (c.redirectRegex() != null) {
             return new RedirectRegexMiddleware(c.redirectRegex(), trust);
+        } else if (c.buffering() != null) {
+            return new BufferingMiddleware(c.buffering());
         }
         throw new IllegalArgumentException("unsupported middleware type");
     }

@@ -19,16 +19,12 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
-import io.netty.handler.codec.http.QueryStringDecoder;
-import io.netty.util.ReferenceCountUtil;
 import dev.proxy.rules.RequestFacts;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -46,12 +42,8 @@ public final class Exchange implements RequestFacts {
     private final String originalHost;
     private final boolean clientKeepAlive;
     private final HttpVersion clientVersion;
-    private String path;
-    private String host;
-    private Map<String, List<String>> query;
-    private RequestBodySink bodySink;
-    private ArrayDeque<HttpContent> pendingBody;
-    private boolean requestComplete;
+    private final RequestTarget target;
+    private final RequestBody requestBody = new RequestBody();
     private boolean responded;
     private boolean keepAlive;
     private boolean mustClose;
@@ -76,6 +68,7 @@ public final class Exchange implements RequestFacts {
         // Decided before any handler rewrites the head for a backend (which removes Connection).
         this.clientKeepAlive = HttpUtil.isKeepAlive(request);
         this.clientVersion = request.protocolVersion();
+        this.target = new RequestTarget(request, originalHost);
     }
 
     /** The HTTP version the client spoke. */
@@ -108,21 +101,7 @@ public final class Exchange implements RequestFacts {
     /** The request path without the query string (from an absolute-form target, without scheme and authority). */
     @Override
     public String path() {
-        if (path == null) {
-            String uri = request.uri();
-            int start = 0;
-            if (!uri.startsWith("/")) {
-                int scheme = uri.indexOf("://");
-                int slash = scheme < 0 ? -1 : uri.indexOf('/', scheme + 3);
-                start = slash < 0 ? uri.length() : slash;
-            }
-            int q = uri.indexOf('?', start);
-            path = uri.substring(start, q < 0 ? uri.length() : q);
-            if (path.isEmpty()) {
-                path = "/";
-            }
-        }
-        return path;
+        return target.path();
     }
 
     /**
@@ -131,9 +110,7 @@ public final class Exchange implements RequestFacts {
      * already done.
      */
     public void rewritePath(String newPath) {
-        String query = rawQuery();
-        path = newPath.isEmpty() ? "/" : newPath;
-        request.setUri(path + (query.isEmpty() ? "" : "?" + query)); // what the forwarder sends as it is
+        target.rewritePath(newPath);
     }
 
     /**
@@ -155,20 +132,13 @@ public final class Exchange implements RequestFacts {
 
     /** The raw query string without {@code ?}, or empty. */
     public String rawQuery() {
-        String uri = request.uri();
-        int q = uri.indexOf('?');
-        return q < 0 ? "" : uri.substring(q + 1);
+        return target.rawQuery();
     }
 
     /** The request host, lower case, without port; empty when the request has none. */
     @Override
     public String host() {
-        if (host == null) {
-            String h = originalHost;
-            int colon = h.startsWith("[") ? h.indexOf("]:") + 1 : h.lastIndexOf(':');
-            host = (colon > 0 ? h.substring(0, colon) : h).toLowerCase(Locale.ROOT);
-        }
-        return host;
+        return target.host();
     }
 
     /** The Host header as the client sent it (with port). */
@@ -189,10 +159,7 @@ public final class Exchange implements RequestFacts {
     /** Decoded values of a query parameter; null when absent. */
     @Override
     public List<String> queryValues(String name) {
-        if (query == null) {
-            query = new QueryStringDecoder(rawQuery(), StandardCharsets.UTF_8, false).parameters();
-        }
-        return query.get(name);
+        return target.queryValues(name);
     }
 
     public InetSocketAddress remoteAddress() {
@@ -226,33 +193,52 @@ public final class Exchange implements RequestFacts {
 
     /** Sends the request body (what has arrived and what will) to the sink. */
     public void requestBodyTo(RequestBodySink sink) {
-        this.bodySink = sink;
-        if (pendingBody != null) {
-            HttpContent c;
-            while ((c = pendingBody.poll()) != null) {
-                sink.onRequestContent(c);
-            }
-        }
+        requestBody.to(sink);
     }
 
     void requestContent(HttpContent content) {
-        if (content instanceof LastHttpContent) {
-            requestComplete = true;
-        }
-        if (bodySink != null) {
-            bodySink.onRequestContent(content);
-        } else if (responded) {
+        if (content.decoderResult().isFailure()) {
+            // A malformed chunk (bad size, missing CRLF): the parser stops here; the request must not go on.
             content.release();
+            rejectBody(HttpResponseStatus.BAD_REQUEST);
+        } else if (!requestBody.withinLimit(content)) {
+            content.release();
+            rejectBody(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE);
         } else {
-            if (pendingBody == null) {
-                pendingBody = new ArrayDeque<>(4);
-            }
-            pendingBody.add(content);
+            requestBody.arrived(content, responded);
+        }
+    }
+
+    /**
+     * Limits the request body to {@code max} bytes (entry point and {@code buffering} middleware; the lowest limit
+     * wins). A declared Content-Length over it is answered 413 at once, before any backend is contacted, and false is
+     * returned; a chunked body is cut off where it crosses the limit: the backend request is aborted and the client
+     * gets 413 if its response has not started (the connection is closed either way).
+     */
+    public boolean limitRequestBody(long max) {
+        long declared = HttpUtil.getContentLength(request, -1L);
+        if (declared > max || !requestBody.limit(max)) {
+            rejectBody(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE);
+            return false;
+        }
+        return true;
+    }
+
+    private void rejectBody(HttpResponseStatus status) {
+        if (requestBody.complete() && responded) {
+            return;
+        }
+        requestBody.abort();
+        closeAfterResponse();
+        if (!responded) {
+            respond(status, status.reasonPhrase());
+        } else {
+            abortResponse();
         }
     }
 
     public boolean requestComplete() {
-        return requestComplete;
+        return requestBody.complete();
     }
 
     /** Whether the request has a body to stream (Content-Length &gt; 0 or chunked). */
@@ -291,10 +277,7 @@ public final class Exchange implements RequestFacts {
 
     void aborted() {
         abandonFilters();
-        if (pendingBody != null) {
-            pendingBody.forEach(ReferenceCountUtil::release);
-            pendingBody.clear();
-        }
+        requestBody.releasePending();
         if (onAbort != null) {
             onAbort.run();
         }
@@ -400,9 +383,8 @@ public final class Exchange implements RequestFacts {
         } else if (clientVersion.equals(HttpVersion.HTTP_1_0)) {
             head.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
         }
-        if (pendingBody != null && bodySink == null) {
-            pendingBody.forEach(ReferenceCountUtil::release);
-            pendingBody.clear();
+        if (!requestBody.hasSink()) {
+            requestBody.releasePending();
         }
         if (hold) {
             heldHead = head; // written with the first body bytes a filter lets through
@@ -417,9 +399,7 @@ public final class Exchange implements RequestFacts {
     }
 
     void flushRequestBody() {
-        if (bodySink != null) {
-            bodySink.flush();
-        }
+        requestBody.flush();
     }
 
     /** Writes (without flushing) a body chunk of a streamed response; the last one completes the exchange. */

@@ -37,6 +37,8 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
     private boolean responseComplete;
     private boolean closeAfterResponse;
     private boolean upgraded;
+    /** Set once the connection is to close (refused request, response with Connection: close): nothing more is read. */
+    private boolean discardRest;
     /** When the connection last became idle (System.nanoTime), 0 while a request is in progress. */
     private volatile long idleSince;
     /** When the first byte of the request being read arrived, 0 when no request is being read. */
@@ -127,6 +129,12 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (discardRest && current == null) {
+            // The parser may have decoded more messages from the same read (pipelined requests after a refused one,
+            // or after a response that closed the connection): none of them is served.
+            ReferenceCountUtil.release(msg);
+            return;
+        }
         if (current != null && current.requestComplete()) {
             // A pipelined request arrived before the previous response ended: keep it for later, stop reading.
             waiting.add(msg);
@@ -161,11 +169,24 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
             rejectMalformed(ctx, request);
             return;
         }
+        RequestHeadCheck.Verdict verdict = RequestHeadCheck.check(request);
+        if (verdict != RequestHeadCheck.PASS && verdict != RequestHeadCheck.OPTIONS_ASTERISK) {
+            reject(ctx, request, verdict.status(), verdict.reason());
+            return;
+        }
         entryPoint.requestStarted();
         idleSince = 0;
         respondingSince = System.nanoTime();
         current = new Exchange(ctx, request, this);
         responseComplete = false;
+        if (verdict == RequestHeadCheck.OPTIONS_ASTERISK) {
+            current.respond(HttpResponseStatus.OK, "");
+            return;
+        }
+        long maxBody = entryPoint.config().http().maxRequestBodyBytes();
+        if (maxBody > 0 && !current.limitRequestBody(maxBody)) {
+            return; // 413 before the body is read or any backend contacted (and before 100-continue)
+        }
         if (request.headers().contains(HttpHeaderNames.EXPECT) && !answerExpectation(ctx, request)) {
             return;
         }
@@ -236,10 +257,16 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
                 : cause instanceof TooLongHttpHeaderException ? HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE
                 : cause instanceof TooLongFrameException ? HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE
                 : HttpResponseStatus.BAD_REQUEST;
-        LOG.debug("entry point {}: malformed request from {}: {}", entryPoint.name(), ctx.channel().remoteAddress(),
-                cause == null ? "?" : cause.getMessage());
+        reject(ctx, request, status, cause == null ? "?" : cause.getMessage());
+    }
+
+    /** Answers a request refused before routing and closes the connection: what follows on it is never read. */
+    private void reject(ChannelHandlerContext ctx, HttpRequest request, HttpResponseStatus status, String reason) {
+        LOG.debug("entry point {}: {} for a malformed request from {}: {}", entryPoint.name(), status.code(),
+                ctx.channel().remoteAddress(), reason);
         entryPoint.requestStarted();
         closeAfterResponse = true;
+        discardRest = true;
         current = new Exchange(ctx, request, this);
         current.requestContent(LastHttpContent.EMPTY_LAST_CONTENT);
         responseComplete = false;
@@ -261,6 +288,7 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
         respondingSince = 0;
         if (!keepAlive) {
             entryPoint.requestFinished();
+            discardRest = true;
             current = null;
             ctx.close();
             return;

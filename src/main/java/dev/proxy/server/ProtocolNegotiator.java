@@ -72,12 +72,37 @@ final class ProtocolNegotiator extends ByteToMessageDecoder {
 
     private void installHttp1(ChannelPipeline p) {
         p.addBefore("http", "bytes", connection.firstByteMarker());
-        p.addBefore("http", "codec", new HttpServerCodec(new HttpDecoderConfig()
+        p.addBefore("http", "codec", new HttpServerCodec(strictDecoder()));
+    }
+
+    /**
+     * The request parser's settings, every security-relevant one pinned here rather than left to Netty's defaults,
+     * which differ between 4.1 and 4.2 (the build resolves Netty 4.2.16 through the Micronaut BOM; 4.1 had strict
+     * line parsing and the RFC 9112 Transfer-Encoding rules off) and can be changed by system properties
+     * ({@code io.netty.handler.codec.http.defaultStrictLineParsing}, {@code ...rfc9112TransferEncoding}):
+     * <ul>
+     *   <li>strict line parsing: CRLF only — a bare LF or CR ends no line (request smuggling through line-ending
+     *       disagreement);</li>
+     *   <li>header validation: no CR, LF or NUL in names or values, token characters only in names, no whitespace
+     *       before the colon;</li>
+     *   <li>duplicate or list-valued Content-Length ({@code 5, 5}) refused, not merged (RFC 9112 §6.3 allows the
+     *       merge; nginx and HAProxy refuse);</li>
+     *   <li>RFC 9112 Transfer-Encoding: refused together with Content-Length, on HTTP/1.0, and when chunked is not
+     *       the last coding (Netty 4.1 silently dropped the Content-Length). {@link RequestHeadCheck} narrows this to
+     *       exactly one {@code chunked};</li>
+     *   <li>chunked bodies supported and streamed (partial chunks), never aggregated.</li>
+     * </ul>
+     */
+    static HttpDecoderConfig strictDecoder() {
+        return new HttpDecoderConfig()
                 .setMaxInitialLineLength(MAX_INITIAL_LINE)
                 .setMaxHeaderSize(MAX_HEADER_SIZE)
                 .setValidateHeaders(true)
                 .setStrictLineParsing(true)
-                .setAllowDuplicateContentLengths(false)));
+                .setAllowDuplicateContentLengths(false)
+                .setUseRfc9112TransferEncoding(true)
+                .setChunkedSupported(true)
+                .setAllowPartialChunks(true);
     }
 
     /** Runs once the TLS handshake is done: records what was negotiated and installs the protocol's handlers. */

@@ -10,4 +10,11 @@ public interface RequestBodySink {
     /** The client's current read burst ended: flush what was written for it. */
     default void flush() {
     }
+
+    /**
+     * The body went bad before its end (a malformed chunk, or over a size limit): the request must not complete
+     * upstream (a backend connection carrying it is closed); no more chunks follow.
+     */
+    default void abort() {
+    }
 }

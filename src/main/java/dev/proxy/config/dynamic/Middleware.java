@@ -10,13 +10,13 @@ public record Middleware(@Nullable IpAllowList ipAllowList, @Nullable BasicAuth 
                          @Nullable RateLimit rateLimit, @Nullable Headers headers, @Nullable StripPrefix stripPrefix,
                          @Nullable AddPrefix addPrefix, @Nullable ReplacePath replacePath,
                          @Nullable RedirectScheme redirectScheme, @Nullable RedirectRegex redirectRegex,
-                         @Nullable Chain chain) {
+                         @Nullable Chain chain, @Nullable Buffering buffering) {
 
     public Middleware {
         Object[] values = {ipAllowList, basicAuth, compress, rateLimit, headers, stripPrefix, addPrefix, replacePath,
-                redirectScheme, redirectRegex, chain};
+                redirectScheme, redirectRegex, chain, buffering};
         String[] names = {"ipAllowList", "basicAuth", "compress", "rateLimit", "headers", "stripPrefix", "addPrefix",
-                "replacePath", "redirectScheme", "redirectRegex", "chain"};
+                "replacePath", "redirectScheme", "redirectRegex", "chain", "buffering"};
         List<String> set = new ArrayList<>();
         for (int i = 0; i < values.length; i++) {
             if (values[i] != null) {
@@ -32,6 +32,6 @@ public record Middleware(@Nullable IpAllowList ipAllowList, @Nullable BasicAuth 
 
     /** An ipAllowList middleware (the type code and tests most often build directly). */
     public Middleware(IpAllowList ipAllowList) {
-        this(ipAllowList, null, null, null, null, null, null, null, null, null, null);
+        this(ipAllowList, null, null, null, null, null, null, null, null, null, null, null);
     }
 }

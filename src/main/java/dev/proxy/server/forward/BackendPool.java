@@ -81,9 +81,15 @@ public class BackendPool {
                         if (origin.tls()) {
                             p.addLast("tls", tlsContext(origin).newHandler(ch.alloc(), origin.host(), origin.port()));
                         }
+                        // Responses are parsed as strictly as requests (settings pinned, not Netty's defaults):
+                        // both Transfer-Encoding and Content-Length, duplicate Content-Length, bad chunking or bare
+                        // LF make the response malformed → 502, and the connection is closed, never pooled.
                         p.addLast("codec", new HttpClientCodec(new HttpDecoderConfig()
                                 .setMaxHeaderSize(MAX_RESPONSE_HEADER_SIZE)
-                                .setValidateHeaders(true), HttpClientCodec.DEFAULT_FAIL_ON_MISSING_RESPONSE,
+                                .setValidateHeaders(true)
+                                .setStrictLineParsing(true)
+                                .setAllowDuplicateContentLengths(false)
+                                .setUseRfc9112TransferEncoding(true), HttpClientCodec.DEFAULT_FAIL_ON_MISSING_RESPONSE,
                                 HttpClientCodec.DEFAULT_PARSE_HTTP_AFTER_CONNECT_REQUEST));
                         p.addLast("backend", new BackendHandler(BackendPool.this, origin));
                     }

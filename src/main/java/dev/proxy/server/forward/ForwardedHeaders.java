@@ -36,6 +36,7 @@ final class ForwardedHeaders {
      */
     static void apply(HttpHeaders h, boolean trusted, String peerIp, String proto, String host, int localPort,
                       CharSequence serverName) {
+        dropUnderscoreAliases(h);
         if (!trusted) {
             for (AsciiString name : ALL) {
                 h.remove(name);
@@ -50,6 +51,48 @@ final class ForwardedHeaders {
         setUnlessTrusted(h, trusted, X_FORWARDED_PORT, Integer.toString(localPort));
         h.set(X_FORWARDED_SERVER, serverName);
         setUnlessTrusted(h, trusted, X_REAL_IP, peerIp);
+    }
+
+    /**
+     * Removes headers that spell one of the forwarded headers with underscores ({@code X_Forwarded_For},
+     * {@code X-Forwarded_For}): many backends (CGI, WSGI, PHP, some frameworks) map {@code -} and {@code _} to the
+     * same variable, so such a header would pass for the one the proxy sets. Trusted or not, they are dropped
+     * (nginx drops every header with an underscore by default; Traefik drops these).
+     */
+    private static void dropUnderscoreAliases(HttpHeaders h) {
+        List<String> drop = null;
+        // Names as CharSequences: no String per header on the common path (no underscore at all).
+        for (var it = h.iteratorCharSequence(); it.hasNext(); ) {
+            CharSequence name = it.next().getKey();
+            if (hasUnderscore(name) && isAlias(name.toString())) {
+                if (drop == null) {
+                    drop = new java.util.ArrayList<>(2);
+                }
+                drop.add(name.toString());
+            }
+        }
+        if (drop != null) {
+            drop.forEach(h::remove);
+        }
+    }
+
+    private static boolean hasUnderscore(CharSequence name) {
+        for (int i = 0; i < name.length(); i++) {
+            if (name.charAt(i) == '_') {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isAlias(String name) {
+        String dashed = name.replace('_', '-');
+        for (AsciiString managed : ALL) {
+            if (managed.contentEqualsIgnoreCase(dashed)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void setUnlessTrusted(HttpHeaders h, boolean trusted, AsciiString name, CharSequence value) {

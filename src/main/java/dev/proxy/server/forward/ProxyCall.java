@@ -133,6 +133,12 @@ final class ProxyCall implements RequestBodySink {
         }
     }
 
+    /** The client's body went bad (malformed chunk, over a size limit): the backend must not see it complete. */
+    @Override
+    public void abort() {
+        clientGone();
+    }
+
     @Override
     public void flush() {
         if (backend != null) {
@@ -176,6 +182,14 @@ final class ProxyCall implements RequestBodySink {
         if (msg instanceof HttpContent content) {
             if (!responseStarted) {
                 content.release();
+                return;
+            }
+            if (content.decoderResult().isFailure()) {
+                // Bad chunking after the head: the response is cut off (the client connection closes without the
+                // last chunk), never completed, and the backend connection is not reused.
+                content.release();
+                backendKeepAlive = false;
+                fail(HttpResponseStatus.BAD_GATEWAY, "Bad Gateway", "malformed response body from " + target.url());
                 return;
             }
             boolean last = content instanceof LastHttpContent;
