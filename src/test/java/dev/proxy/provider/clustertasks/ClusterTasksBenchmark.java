@@ -77,13 +77,13 @@ class ClusterTasksBenchmark {
                 moto.resetCallCounts();
                 waiting.reset();
                 long cpu = os.getProcessCpuTime();
-                double motoCpu = cpuSeconds(moto.env().get("MOTO_PID"));
+                double motoCpu = cpuSeconds(moto.pid().orElse("none"));
                 long start = System.nanoTime();
                 TaskConfigBuilder.Built built = builder.build(fetcher.fetch());
                 millis.add((System.nanoTime() - start) / 1e6);
                 own.add((System.nanoTime() - start - waiting.total()) / 1e6);
                 cpuMillis.add((os.getProcessCpuTime() - cpu) / 1e6);
-                motoMillis.add((cpuSeconds(moto.env().get("MOTO_PID")) - motoCpu) * 1000);
+                motoMillis.add((cpuSeconds(moto.pid().orElse("none")) - motoCpu) * 1000);
                 calls.add(moto.callCounts());
                 routed = (int) built.explanations().stream().filter(Explanation::exposed).count();
             }
