@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 TASKS="${TASKS:-1000}"
 mkdir -p target/bench
-if ! mvn -B -q verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
+if ! mvn -B -q ${MVN_ARGS:-} verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
     -Dit.test=ClusterTasksBenchmark -Dfailsafe.failIfNoSpecifiedTests=false -Dproxy.bench.tasks="$TASKS" \
     >target/bench/cluster-mvn.log 2>&1; then
   tail -n 60 target/bench/cluster-mvn.log >&2

@@ -2,7 +2,7 @@
 # registryCatalog benchmark: registration → routable latency (p50/p99 over 50 registrations, watch mode, a real
 # Consul agent on 127.0.0.1) and the rebuild time of a 10,000-service catalog (pure builder + merge + routing
 # compile). Targets: p99 <= 100 ms, rebuild <= 200 ms. Prints PASS/FAIL lines; exits 0 once it has measured.
-#   bash src/bench/registry.sh [--registrations N] [--services N]
+#   bash src/bench/registry.sh [--registrations N] [--services N]    (MVN_ARGS=-o: extra Maven flags, e.g. offline)
 set -euo pipefail
 
 REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -19,7 +19,7 @@ done
 cd "$REPO_ROOT"
 rm -f target/bench/registry.txt
 # The Consul agent is built (first run only) and started by the test extension, like in `mvn verify`.
-mvn -B -q verify -Dit.test=RegistryCatalogBenchIT -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
+mvn -B -q ${MVN_ARGS:-} verify -Dit.test=RegistryCatalogBenchIT -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
   -Dproxy.bench=registry -Dproxy.bench.registrations="$REGISTRATIONS" -Dproxy.bench.services="$SERVICES" \
   >target/bench-registry.log 2>&1 || { tail -50 target/bench-registry.log; exit 1; }
 cat target/bench/registry.txt

@@ -44,6 +44,12 @@ final class RoutingCompiler {
     private final Middlewares middlewares;
     private final CertificateResolvers resolvers;
     private final Map<String, Predicate<Exchange>> trustByEntryPoint = new HashMap<>();
+    /**
+     * The rules of the previous compile, by rule text: a rebuild parses only the rules it has not seen (a compiled
+     * rule is immutable, so sharing it between snapshots is safe). Touched only by {@link #compile}, which the
+     * routing service calls under its lock.
+     */
+    private Map<String, HttpRule> rules = Map.of();
 
     /**
      * The result: the routes, the service handlers they use (for reuse next time), the problems found, which TLS
@@ -79,11 +85,19 @@ final class RoutingCompiler {
         TlsNames tlsNames = new TlsNames();
         Middlewares.Generation builtMiddlewares = this.middlewares.generation(middlewares, this::trusted);
         List<Map.Entry<String, Route>> routes = new ArrayList<>(RoutingService.internalRoutes(internal, resolvers));
+        Map<String, HttpRule> compiledRules = new HashMap<>();
         for (Map.Entry<String, Router> e : routers.entrySet()) {
             String name = e.getKey();
             Router router = e.getValue();
             try {
-                HttpRule rule = compileRule(router.rule());
+                HttpRule rule = compiledRules.get(router.rule());
+                if (rule == null) {
+                    rule = rules.get(router.rule());
+                    if (rule == null) {
+                        rule = compileRule(router.rule());
+                    }
+                    compiledRules.put(router.rule(), rule);
+                }
                 RouteHandler service = serviceHandler(router.service(), services, previous, built, new HashSet<>());
                 long priority = router.priority() != 0 ? router.priority() : rule.defaultPriority();
                 List<Map.Entry<String, Route>> own = new ArrayList<>();
@@ -97,7 +111,8 @@ final class RoutingCompiler {
                     List<String> chain = new ArrayList<>(install.entryPoints().get(ep).http().middlewares());
                     chain.addAll(router.middlewares());
                     RouteHandler handler = builtMiddlewares.wrap(name, chain, service);
-                    own.add(Map.entry(ep, new Route(name, rule::matches, priority, handler, tls != null)));
+                    HttpRule matcher = rule;
+                own.add(Map.entry(ep, new Route(name, matcher::matches, priority, handler, tls != null)));
                 }
                 routes.addAll(own);
                 tlsNames.addAll(ownNames);
@@ -105,6 +120,7 @@ final class RoutingCompiler {
                 errors.put(name, bad.getMessage());
             }
         }
+        rules = compiledRules;
         builtMiddlewares.publish();
         previous.forEach((name, old) -> {
             if (built.get(name) != old) {

@@ -16,7 +16,7 @@ public record ClusterTasksConfig(
         @Nullable Boolean autoDiscoverClusters,
         @Nullable List<String> clusters,
         @Nullable String region,
-        @Nullable String accessKeyID,
+        @Nullable Secret accessKeyID,
         @Nullable Secret secretAccessKey,
         @Nullable Boolean exposedByDefault,
         @Nullable String constraints,
@@ -35,7 +35,9 @@ public record ClusterTasksConfig(
         autoDiscoverClusters = autoDiscoverClusters != null && autoDiscoverClusters;
         clusters = clusters == null || clusters.isEmpty() ? DEFAULT_CLUSTERS : List.copyOf(clusters);
         region = region == null ? "" : region.trim();
-        accessKeyID = accessKeyID == null ? "" : accessKeyID.trim();
+        // A secret like the key itself: an access key id names the account's key pair, and with the secret key leaked
+        // elsewhere it completes the credential; it never appears in errors, toString or the API.
+        accessKeyID = accessKeyID == null ? new Secret("") : new Secret(accessKeyID.reveal().trim());
         secretAccessKey = secretAccessKey == null ? new Secret("") : secretAccessKey;
         if (accessKeyID.isEmpty() != secretAccessKey.isEmpty()) {
             throw new InvalidValueException(accessKeyID.isEmpty() ? "secretAccessKey" : "accessKeyID",

@@ -55,7 +55,7 @@ public final class ClusterTasksAws {
         ClusterTasksConfig config = Objects.requireNonNull(install.providers().clusterTasks(), "providers.clusterTasks");
         this.credentials = config.hasStaticCredentials()
                 ? AwsCredentialsProviderChain.of(StaticCredentialsProvider.create(
-                        AwsBasicCredentials.create(config.accessKeyID(), config.secretAccessKey().reveal())))
+                        AwsBasicCredentials.create(config.accessKeyID().reveal(), config.secretAccessKey().reveal())))
                 : defaultCredentials.get();
         this.region = new AwsRegionProviderChain(
                 fixed("providers.clusterTasks.region", config.region()),

@@ -55,7 +55,7 @@ public class ClusterTasksProvider implements Provider, Explainable {
     private volatile List<Explanation> explanations = List.of();
 
     // Touched only on the polling thread.
-    private @Nullable TaskFetcher fetcher;
+    private volatile @Nullable TaskFetcher fetcher;
     private Set<String> loggedErrors = Set.of();
     private Map<String, Explanation> lastExplained = Map.of();
 
@@ -93,6 +93,10 @@ public class ClusterTasksProvider implements Provider, Explainable {
         started = true; // a stopped provider does not start again
         if (supervisor != null) {
             supervisor.stop();
+        }
+        TaskFetcher f = fetcher;
+        if (f != null) {
+            f.close();
         }
     }
 

@@ -12,6 +12,12 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import software.amazon.awssdk.services.ecs.model.Attachment;
 import software.amazon.awssdk.services.ecs.model.Container;
 import software.amazon.awssdk.services.ecs.model.ContainerDefinition;
@@ -27,7 +33,9 @@ import software.amazon.awssdk.services.ecs.model.TaskDefinition;
  * definitions and hosts, and returns one {@link TaskContainer} per (task, container). Not thread-safe: the polling
  * supervisor calls it from one thread.
  *
- * <p>Per cluster: {@code ListTasks} (every page), {@code DescribeTasks} per {@value EcsApi#BATCH} tasks, then for
+ * <p>Per cluster: {@code ListTasks} (every page), {@code DescribeTasks} per {@value EcsApi#BATCH} tasks (up to
+ * {@value #PARALLEL_DESCRIBES} batches at once: ECS serves them concurrently, so 1,000 tasks cost about the time of
+ * three calls instead of ten), then for
  * container instances not seen before {@code DescribeContainerInstances} per {@value EcsApi#BATCH} and
  * {@code ec2:DescribeInstances} ({@code i-…}) or {@code ssm:DescribeInstanceInformation} ({@code mi-…}, with
  * {@code ecsAnywhere}), and {@code DescribeTaskDefinition} for task definitions not seen before.
@@ -41,9 +49,15 @@ import software.amazon.awssdk.services.ecs.model.TaskDefinition;
  *       or not running is asked about again at the next refresh.</li>
  * </ul>
  * Entries not used by a successful refresh are dropped. Any failed call fails the whole refresh (all or nothing):
- * a partial answer would drop the routes of the tasks it missed.
+ * a partial answer would drop the routes of the tasks it missed; the batches still running are then cancelled.
+ *
+ * <p>Why not all batches at once: ECS throttles DescribeTasks per account and region with a token bucket that every
+ * proxy (and every other client) of the account shares; four at once bounds the burst one refresh makes.
  */
-final class TaskFetcher {
+final class TaskFetcher implements AutoCloseable {
+
+    /** How many {@code DescribeTasks} batches of one refresh are in flight at once. */
+    static final int PARALLEL_DESCRIBES = 4;
 
     /** The parts of a task definition the provider reads. */
     private record Definition(String family, NetworkMode networkMode, Map<String, ContainerDefinition> containers) {
@@ -54,10 +68,23 @@ final class TaskFetcher {
     private final Map<String, Definition> definitions = new HashMap<>();
     private final Map<String, String> instanceIds = new HashMap<>();
     private final Map<String, String> addresses = new HashMap<>();
+    /** Runs the DescribeTasks batches; daemon threads, made when first needed, ended by {@link #close()}. */
+    private final ExecutorService describers = new ThreadPoolExecutor(PARALLEL_DESCRIBES, PARALLEL_DESCRIBES,
+            30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+                Thread t = new Thread(r, "proxy-provider-clustertasks-describe");
+                t.setDaemon(true);
+                return t;
+            });
 
     TaskFetcher(EcsApi api, ClusterTasksConfig config) {
         this.api = api;
         this.config = config;
+        ((ThreadPoolExecutor) describers).allowCoreThreadTimeOut(true); // idle between refreshes: no threads kept
+    }
+
+    @Override
+    public void close() {
+        describers.shutdownNow();
     }
 
     List<TaskContainer> fetch() {
@@ -67,10 +94,7 @@ final class TaskFetcher {
         Map<String, Host> hosts = new HashMap<>();
         List<TaskContainer> out = new ArrayList<>();
         for (String cluster : clusters) {
-            List<Task> tasks = new ArrayList<>();
-            for (List<String> batch : batches(api.listRunningTasks(cluster), EcsApi.BATCH)) {
-                tasks.addAll(api.describeTasks(cluster, batch));
-            }
+            List<Task> tasks = describeTasks(cluster, api.listRunningTasks(cluster));
             resolveHosts(cluster, tasks, hosts);
             String clusterName = nameOf(cluster);
             for (Task task : tasks) {
@@ -90,6 +114,39 @@ final class TaskFetcher {
         Set<String> usedIds = new HashSet<>(instanceIds.values());
         addresses.keySet().retainAll(usedIds);
         return out;
+    }
+
+    /**
+     * The tasks, in the order of {@code arns}: one batch on this thread, more on {@link #describers} (at most
+     * {@value #PARALLEL_DESCRIBES} at once). The first failure, in batch order, fails the whole call and cancels the
+     * batches not done.
+     */
+    private List<Task> describeTasks(String cluster, List<String> arns) {
+        List<List<String>> batches = batches(arns, EcsApi.BATCH);
+        if (batches.size() <= 1) {
+            return batches.isEmpty() ? List.of() : api.describeTasks(cluster, batches.get(0));
+        }
+        List<Future<List<Task>>> pending = new ArrayList<>();
+        for (List<String> batch : batches) {
+            pending.add(describers.submit(() -> api.describeTasks(cluster, batch)));
+        }
+        List<Task> tasks = new ArrayList<>(arns.size());
+        try {
+            for (Future<List<Task>> batch : pending) {
+                tasks.addAll(batch.get());
+            }
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r
+                    : new EcsApiException("ecs:DescribeTasks", EcsApiException.Kind.FAILED,
+                    "ecs:DescribeTasks failed: " + e.getCause(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new EcsApiException("ecs:DescribeTasks", EcsApiException.Kind.FAILED,
+                    "ecs:DescribeTasks interrupted", e);
+        } finally {
+            pending.forEach(f -> f.cancel(true)); // no-op for the batches done
+        }
+        return tasks;
     }
 
     /** Finds the hosts of a cluster's tasks: container instances first seen are described, then their addresses. */

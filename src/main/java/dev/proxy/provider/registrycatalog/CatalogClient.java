@@ -31,8 +31,12 @@ public interface CatalogClient extends AutoCloseable {
         }
     }
 
-    /** A check of {@code /v1/health/state/any}, reduced to what changes routing (not its output). */
-    record CheckState(String node, String checkId, String serviceId, String status) {
+    /**
+     * A check of {@code /v1/health/state/any}, reduced to what changes routing (not its output).
+     *
+     * @param serviceName the service of the instance it checks; empty for a node's own check
+     */
+    record CheckState(String node, String checkId, String serviceId, String serviceName, String status) {
     }
 
     /** {@code GET /v1/catalog/services}: service name → the union of its instances' tags. */

@@ -10,6 +10,7 @@ import dev.proxy.server.forward.BackendTls;
 import io.micronaut.core.annotation.Nullable;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +19,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -35,12 +37,15 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Polling</b> ({@code watch: false}): a {@link PollingSupervisor} refreshes every {@code refreshInterval}.
  * <b>Watching</b> ({@code watch: true}): two threads hold blocking queries on {@code /v1/catalog/services} and
- * {@code /v1/health/state/any}; when one returns with a new index <em>and</em> a different result, the refresh
- * thread is woken (wake-ups coalesce in a one-slot queue) and reads the catalog at once, so a registration or a
- * check change is routable within milliseconds. A query that returns without a change wakes nothing. An index that
- * goes backwards (Consul restarted or a leader changed) restarts that watch from index 0, and so does a failed
- * query, which also wakes the refresh so that the failure is reported. The refresh also runs every
- * {@code refreshInterval} without a wake-up, as a safety net and to pick up renewed Connect certificates.
+ * {@code /v1/health/state/any}; when one returns with a new index <em>and</em> a different result, it notes which
+ * services changed ({@link CatalogChanges}) and wakes the refresh thread (wake-ups coalesce in a one-slot queue),
+ * which reads the instances of those services only, so a registration or a check change is routable within
+ * milliseconds whatever the size of the catalog; the other services keep the instances of their last read. A query
+ * that returns without a change wakes nothing. An index that goes backwards (Consul restarted or a leader changed)
+ * restarts that watch from index 0, and so does a failed query, which also wakes the refresh (reading everything)
+ * so that the failure is reported. Every {@code refreshInterval} without a wake-up the refresh reads every service,
+ * as a safety net and to pick up renewed Connect certificates; so does the refresh after a failed one. Connect
+ * services are read on every wake-up: their instances are other services (sidecar proxies) that the watches name.
  *
  * <p>A refresh that reads the same items (and certificates) as the previous one does not rebuild. A failed refresh
  * publishes nothing (the last good configuration stays) and is retried with backoff by the supervisor, which logs
@@ -59,7 +64,8 @@ public final class CatalogSource implements Provider {
     private final CatalogConfigBuilder builder;
     private final BackendTls backendTls;
     private final Backoff watchBackoff;
-    private final BlockingQueue<Boolean> changes = new ArrayBlockingQueue<>(1);
+    private final BlockingQueue<Boolean> wakeUps = new ArrayBlockingQueue<>(1);
+    private final CatalogChanges changes = new CatalogChanges();
     private final List<Thread> watchers = new ArrayList<>();
     /** Reads services' instances in parallel: a large catalog is one call per service. */
     private final ExecutorService reader = Executors.newFixedThreadPool(READERS, r -> {
@@ -85,6 +91,12 @@ public final class CatalogSource implements Provider {
     private Set<String> loggedProblems = Set.of();
     private Set<String> loggedSkips = Set.of();
     private boolean aclFilteredWarned;
+    /** Each routable service's last read, by name: a wake-up reads again only the services that changed. */
+    private Map<String, Read> reads = new HashMap<>();
+
+    /** One service's instances as last read, and whether through its Connect endpoint. */
+    private record Read(boolean connect, CatalogClient.Indexed<List<CatalogItem>> instances) {
+    }
 
     /**
      * @param name       {@code registrycatalog} or {@code registrycatalog-<namespace>}
@@ -129,8 +141,8 @@ public final class CatalogSource implements Provider {
                     watchedServices = null;
                     throw e;
                 }
-            }, true));
-            watchers.add(watcher("checks", client::checks, false));
+            }, CatalogSource::servicesChanged));
+            watchers.add(watcher("checks", client::checks, CatalogSource::checksChanged));
         } else {
             supervisor = new PollingSupervisor(name, config.refreshInterval(), this::refresh, sink);
         }
@@ -167,27 +179,72 @@ public final class CatalogSource implements Provider {
     }
 
     private DynamicConfig waitAndRefresh() throws Exception {
-        if (!refreshNow) {
-            changes.poll(config.refreshInterval().toNanos(), TimeUnit.NANOSECONDS);
+        if (!refreshNow && wakeUps.poll(config.refreshInterval().toNanos(), TimeUnit.NANOSECONDS) == null) {
+            changes.everything(); // the periodic safety net
         }
-        changes.clear();
+        wakeUps.clear();
         refreshNow = true; // until a refresh succeeds, retries refresh without waiting
-        DynamicConfig c = refresh();
+        // Taken after the clear: a change noted from here on also wakes the next wait, so none is lost.
+        DynamicConfig c = refresh(changes.take());
         refreshNow = false;
         return c;
     }
 
     private void changed() {
-        changes.offer(Boolean.TRUE);
+        wakeUps.offer(Boolean.TRUE);
     }
 
-    private Thread watcher(String what, LongFunction<CatalogClient.Indexed<?>> query, boolean onNewIndex) {
-        Thread t = new Thread(() -> watch(what, query, onNewIndex), "proxy-provider-" + name + "-watch-" + what);
+    /**
+     * What a watch does with a new answer: note the services it changed in {@code changes}; true to wake the refresh.
+     * {@code previous} is null for the watch's first answer (or the first after a failure).
+     */
+    @FunctionalInterface
+    private interface Reaction {
+        boolean changed(CatalogChanges changes, @Nullable Object previous, Object next, boolean newIndex);
+    }
+
+    /** A new service name, a removed one or other tags name the service; the same services at a new index do not. */
+    @SuppressWarnings("unchecked")
+    private static boolean servicesChanged(CatalogChanges changes, @Nullable Object previous, Object next,
+                                           boolean newIndex) {
+        Set<String> changed = previous == null ? null
+                : CatalogChanges.diffServices((Map<String, List<String>>) previous, (Map<String, List<String>>) next);
+        if (changed != null) {
+            changes.services(changed);
+        } else if (previous == null || newIndex) {
+            // An instance added, removed or moved within a service whose tags stayed the same: Consul does not say
+            // which service (its index is the services table's), so everything is read.
+            changes.everything();
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    /** Checks are compared on node, id, service and status only: their output changes all the time. */
+    @SuppressWarnings("unchecked")
+    private static boolean checksChanged(CatalogChanges changes, @Nullable Object previous, Object next,
+                                         boolean newIndex) {
+        if (next.equals(previous)) {
+            return false;
+        }
+        Set<String> changed = previous == null ? null : CatalogChanges.diffChecks(
+                (List<CatalogClient.CheckState>) previous, (List<CatalogClient.CheckState>) next);
+        if (changed == null) {
+            changes.everything();
+        } else {
+            changes.services(changed);
+        }
+        return true;
+    }
+
+    private Thread watcher(String what, LongFunction<CatalogClient.Indexed<?>> query, Reaction reaction) {
+        Thread t = new Thread(() -> watch(what, query, reaction), "proxy-provider-" + name + "-watch-" + what);
         t.setDaemon(true);
         return t;
     }
 
-    private void watch(String what, LongFunction<CatalogClient.Indexed<?>> query, boolean onNewIndex) {
+    private void watch(String what, LongFunction<CatalogClient.Indexed<?>> query, Reaction reaction) {
         long index = 0;
         Object last = null;
         int failures = 0;
@@ -203,6 +260,7 @@ public final class CatalogSource implements Provider {
                 // A restarted agent starts its indexes again from 1: start over rather than block on a stale index.
                 index = 0;
                 last = null;
+                changes.everything();
                 changed();
                 LockSupport.parkNanos(watchBackoff.delay(failures++, ThreadLocalRandom.current().nextDouble()).toNanos());
                 continue;
@@ -212,26 +270,32 @@ public final class CatalogSource implements Provider {
             boolean newIndex = next != index;
             // Consul's rules for blocking queries: an index that goes backwards resets to 0; never block on 0 or less.
             index = next < index ? 0 : Math.max(next, 1);
-            if (!Objects.equals(result.value(), last) || onNewIndex && newIndex) {
-                last = result.value();
+            if (reaction.changed(changes, last, result.value(), newIndex)) {
                 changed();
             }
+            last = result.value();
         }
     }
 
     /** One full read of the catalog, then a build unless nothing changed. */
     DynamicConfig refresh() {
+        return refresh(null);
+    }
+
+    /** @param changed the services to read again (the others as last read), or null to read every service */
+    private DynamicConfig refresh(@Nullable Set<String> changed) {
         try {
-            return readAndBuild();
+            return readAndBuild(changed);
         } catch (RuntimeException e) {
             failedRefreshes++;
+            changes.everything(); // what this refresh was to read is not lost: the retry reads everything
             throw e;
         }
     }
 
-    private DynamicConfig readAndBuild() {
+    private DynamicConfig readAndBuild(@Nullable Set<String> changed) {
         List<Explanation> skipped = new ArrayList<>();
-        List<CatalogItem> items = fetch(skipped);
+        List<CatalogItem> items = fetch(skipped, changed);
         ConnectTls tls = config.connectAware() ? connectTls() : null;
         Object input = List.of(items, skipped, tls == null ? "" : tls.leafChain(), tls == null ? "" : tls.roots());
         if (input.equals(lastInput)) {
@@ -257,15 +321,19 @@ public final class CatalogSource implements Provider {
     }
 
     /**
-     * The catalog's instances that may be routed, each service read from its health endpoint; services that cannot be
-     * routed whatever their instances (from the tags of all instances) go to {@code skipped} without being read.
+     * The catalog's instances that may be routed, each service read from its health endpoint (or, when
+     * {@code changed} does not name it, as last read); services that cannot be routed whatever their instances (from
+     * the tags of all instances) go to {@code skipped} without being read.
+     *
+     * @param changed the services to read again, or null for every one
      */
-    List<CatalogItem> fetch(List<Explanation> skipped) {
+    List<CatalogItem> fetch(List<Explanation> skipped, @Nullable Set<String> changed) {
         CatalogClient.Indexed<Map<String, List<String>>> watched = watchedServices;
         CatalogClient.Indexed<Map<String, List<String>>> services = watched != null ? watched : client.services(0);
         boolean filtered = services.filteredByAcls();
         List<CatalogItem> items = new ArrayList<>();
-        List<Map.Entry<String, Future<CatalogClient.Indexed<List<CatalogItem>>>>> reads = new ArrayList<>();
+        Map<String, Read> next = new HashMap<>();
+        List<Map.Entry<String, Future<Read>>> pending = new ArrayList<>();
         for (Map.Entry<String, List<String>> service : new TreeMap<>(services.value()).entrySet()) {
             String serviceName = service.getKey();
             List<String> union = service.getValue();
@@ -282,10 +350,18 @@ public final class CatalogSource implements Provider {
                 continue;
             }
             boolean viaConnect = connect;
-            reads.add(Map.entry(serviceName, reader.submit(() -> client.instances(serviceName, viaConnect, ""))));
+            Read last = reads.get(serviceName);
+            if (changed != null && !connect && last != null && !last.connect() && !changed.contains(serviceName)) {
+                pending.add(Map.entry(serviceName, CompletableFuture.completedFuture(last)));
+            } else {
+                pending.add(Map.entry(serviceName, reader.submit(() ->
+                        new Read(viaConnect, client.instances(serviceName, viaConnect, "")))));
+            }
         }
-        for (Map.Entry<String, Future<CatalogClient.Indexed<List<CatalogItem>>>> read : reads) {
-            CatalogClient.Indexed<List<CatalogItem>> instances = result(read.getValue());
+        for (Map.Entry<String, Future<Read>> read : pending) {
+            Read done = result(read.getValue());
+            next.put(read.getKey(), done);
+            CatalogClient.Indexed<List<CatalogItem>> instances = done.instances();
             filtered |= instances.filteredByAcls();
             if (instances.value().isEmpty()) {
                 skipped.add(Explanation.skipped(name, read.getKey(), "", "no instances that can be reached"
@@ -293,6 +369,7 @@ public final class CatalogSource implements Provider {
             }
             items.addAll(instances.value());
         }
+        reads = next; // only once every read succeeded: a failed refresh keeps the reads it started from
         if (filtered && !aclFilteredWarned) {
             LOG.warn("provider {}: Consul hid catalog entries from this token (X-Consul-Results-Filtered-By-ACLs): "
                     + "services and nodes it may not read are not routed; the token needs service:read and node:read", name);

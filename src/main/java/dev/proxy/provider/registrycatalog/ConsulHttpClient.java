@@ -125,7 +125,7 @@ public final class ConsulHttpClient implements CatalogClient {
         List<CheckState> checks = new ArrayList<>();
         for (JsonNode c : requireArray(r.json(), "/v1/health/state/any").values()) {
             checks.add(new CheckState(ConsulJson.text(c, "Node"), ConsulJson.text(c, "CheckID"),
-                    ConsulJson.text(c, "ServiceID"), ConsulJson.text(c, "Status")));
+                    ConsulJson.text(c, "ServiceID"), ConsulJson.text(c, "ServiceName"), ConsulJson.text(c, "Status")));
         }
         return new Indexed<>(r.index(), checks, r.filtered());
     }

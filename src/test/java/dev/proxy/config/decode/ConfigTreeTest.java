@@ -18,13 +18,14 @@ class ConfigTreeTest {
 
     @Test
     void secretsAndCredentialNamedTextAreMaskedEmptyOnesStayEmpty() {
-        ClusterTasksConfig aws = new ClusterTasksConfig(null, null, "eu-west-1", "AKIAEXAMPLE", new Secret("s3cr3t"),
+        ClusterTasksConfig aws = new ClusterTasksConfig(null, null, "eu-west-1", new Secret("AKIAEXAMPLE"), new Secret("s3cr3t"),
                 null, null, null, null, null, null, null);
         Map<String, Object> tree = ConfigTree.of(aws);
         assertThat(tree).containsEntry("accessKeyID", "****").containsEntry("secretAccessKey", "****")
                 .containsEntry("region", "eu-west-1").containsEntry("clusters", List.of("default"))
                 .containsEntry("refreshSeconds", 15);
         assertThat(tree.toString()).doesNotContain("AKIAEXAMPLE", "s3cr3t");
+        assertThat(aws.toString()).doesNotContain("AKIAEXAMPLE", "s3cr3t");
         ClusterTasksConfig chain = new ClusterTasksConfig(null, null, null, null, null, null, null, null, null, null,
                 null, null);
         assertThat(ConfigTree.of(chain)).containsEntry("accessKeyID", "").containsEntry("secretAccessKey", "");

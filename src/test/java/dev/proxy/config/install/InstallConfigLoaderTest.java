@@ -156,6 +156,8 @@ class InstallConfigLoaderTest {
                         "flag --log.level=LOUD: expected one of [trace, debug, info, warn, error, fatal, panic]"),
                 Arguments.of("secret is never echoed", Map.of(), new String[] {"--providers.clusterTasks.secretAccessKey=TOPSECRET"},
                         "flag --providers.clusterTasks.secretAccessKey=****: accessKeyID and secretAccessKey must be given together (or neither, to use the default credential chain)"),
+                Arguments.of("access key id is never echoed", Map.of(), new String[] {"--providers.clusterTasks.accessKeyID=AKIATOPSECRET0000001"},
+                        "flag --providers.clusterTasks.accessKeyID=****: accessKeyID and secretAccessKey must be given together (or neither, to use the default credential chain)"),
                 Arguments.of("constraints that do not parse", Map.of(), new String[] {"--providers.clusterTasks.constraints=Label(`team`)"},
                         "flag --providers.clusterTasks.constraints=Label(`team`): Label takes 2 arguments, got 1 at column 1 in constraint expression \"Label(`team`)\""),
                 Arguments.of("defaultRule with an unknown function", Map.of(), new String[] {"--providers.clusterTasks.defaultRule={{ printf .Name }}"},

@@ -50,39 +50,48 @@ class ClusterTasksBenchmark {
         List<Map<String, Long>> calls = new ArrayList<>();
         List<Double> millis = new ArrayList<>();
         List<Double> own = new ArrayList<>();
+        List<Double> cpuMillis = new ArrayList<>();
+        List<Double> motoMillis = new ArrayList<>();
         int routed = 0;
         try (ApplicationContext ctx = ApplicationContext.builder().deduceEnvironment(false).banner(false)
                 .singletons(install).start()) {
-            long[] inCalls = new long[1];
+            WaitClock waiting = new WaitClock();
             EcsApi real = ctx.getBean(EcsApi.class);
-            // Time spent waiting on the emulator, to tell it apart from the provider's own work.
+            // Time spent waiting on the emulator (with calls in flight), to tell it apart from the provider's own work.
             EcsApi timed = (EcsApi) Proxy.newProxyInstance(EcsApi.class.getClassLoader(), new Class<?>[] {EcsApi.class},
                     (proxy, method, args) -> {
-                        long start = System.nanoTime();
+                        waiting.enter();
                         try {
                             return method.invoke(real, args);
                         } catch (InvocationTargetException e) {
                             throw e.getCause();
                         } finally {
-                            inCalls[0] += System.nanoTime() - start;
+                            waiting.exit();
                         }
                     });
+            com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean)
+                    java.lang.management.ManagementFactory.getOperatingSystemMXBean();
             TaskFetcher fetcher = new TaskFetcher(timed, install.providers().clusterTasks());
             TaskConfigBuilder builder = new TaskConfigBuilder(install.providers().clusterTasks());
             for (int poll = 0; poll < POLLS; poll++) {
                 moto.resetCallCounts();
-                inCalls[0] = 0;
+                waiting.reset();
+                long cpu = os.getProcessCpuTime();
+                double motoCpu = cpuSeconds(moto.pid().orElse("none"));
                 long start = System.nanoTime();
                 TaskConfigBuilder.Built built = builder.build(fetcher.fetch());
                 millis.add((System.nanoTime() - start) / 1e6);
-                own.add((System.nanoTime() - start - inCalls[0]) / 1e6);
+                own.add((System.nanoTime() - start - waiting.total()) / 1e6);
+                cpuMillis.add((os.getProcessCpuTime() - cpu) / 1e6);
+                motoMillis.add((cpuSeconds(moto.pid().orElse("none")) - motoCpu) * 1000);
                 calls.add(moto.callCounts());
                 routed = (int) built.explanations().stream().filter(Explanation::exposed).count();
             }
+            fetcher.close();
         } finally {
             System.clearProperty("aws.endpointUrl");
         }
-        String report = report(tasks, routed, calls, millis, own);
+        String report = report(tasks, routed, calls, millis, own, cpuMillis, motoMillis);
         System.out.println(report);
         Path out = Path.of("target", "bench", "cluster.txt");
         Files.createDirectories(out.getParent());
@@ -128,7 +137,7 @@ class ClusterTasksBenchmark {
     }
 
     private static String report(int tasks, int routed, List<Map<String, Long>> calls, List<Double> millis,
-                                 List<Double> own) {
+                                 List<Double> own, List<Double> cpu, List<Double> motoCpu) {
         TreeSet<String> operations = new TreeSet<>();
         calls.forEach(c -> operations.addAll(c.keySet()));
         StringBuilder out = new StringBuilder();
@@ -141,9 +150,54 @@ class ClusterTasksBenchmark {
         }
         out.append(String.format(Locale.ROOT, "%-34s %12.0f %14s%n", "refresh time (ms)", millis.get(0), steady(millis)));
         out.append(String.format(Locale.ROOT, "%-34s %12.0f %14s%n", "  of which the proxy's own (ms)", own.get(0), steady(own)));
-        out.append(String.format(Locale.ROOT, "%nrefresh times (ms): %s%nthe proxy's own (ms): %s%n",
-                rounded(millis), rounded(own)));
+        out.append(String.format(Locale.ROOT, "%-34s %12.0f %14s%n", "proxy JVM CPU per refresh (ms)", cpu.get(0), steady(cpu)));
+        out.append(String.format(Locale.ROOT, "%-34s %12.0f %14s%n", "emulator CPU per refresh (ms)", motoCpu.get(0),
+                steady(motoCpu)));
+        out.append(String.format(Locale.ROOT, "%nrefresh times (ms): %s%nthe proxy's own (ms): %s%nJVM CPU (ms): %s%n"
+                + "emulator CPU (ms): %s%n", rounded(millis), rounded(own), rounded(cpu), rounded(motoCpu)));
         return out.toString();
+    }
+
+    /**
+     * CPU seconds (user + system, 10 ms ticks) of the emulator's process so far: moto serves from one Python process
+     * whose threads share one interpreter lock, so its CPU per refresh is a floor under the refresh time that no
+     * client-side concurrency removes, and a figure that load on the machine barely moves.
+     */
+    private static double cpuSeconds(String pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", pid, "stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0; // utime, stime (fields 14, 15)
+        } catch (IOException | RuntimeException e) {
+            return Double.NaN;
+        }
+    }
+
+    /** Wall time with at least one call in flight (calls overlap: their durations do not add up). */
+    private static final class WaitClock {
+        private int inFlight;
+        private long since;
+        private long total;
+
+        synchronized void enter() {
+            if (inFlight++ == 0) {
+                since = System.nanoTime();
+            }
+        }
+
+        synchronized void exit() {
+            if (--inFlight == 0) {
+                total += System.nanoTime() - since;
+            }
+        }
+
+        synchronized void reset() {
+            total = 0;
+        }
+
+        synchronized long total() {
+            return total;
+        }
     }
 
     /** Median and max of the steady refreshes (all but the first). */

@@ -117,6 +117,26 @@ class TaskFetcherTest {
     }
 
     @Test
+    void batchesAreDescribedConcurrentlyInOrderAndOneFailedBatchFailsTheRefresh() {
+        FakeEcs ecs = new FakeEcs();
+        for (int i = 0; i < 250; i++) {
+            ecs.fargate(String.format("t%03d", i), "web:1");
+        }
+        ecs.describeLatch = new java.util.concurrent.CountDownLatch(3); // each batch waits until all three run
+        TaskFetcher fetcher = new TaskFetcher(ecs, settings());
+
+        assertThat(fetcher.fetch()).map(TaskContainer::taskArn)
+                .isEqualTo(ecs.tasks.values().stream().map(Task::taskArn).toList());
+        assertThat(ecs.calls).containsEntry("ecs:DescribeTasks", 3);
+
+        ecs.describeLatch = null;
+        ecs.failing = "ecs:DescribeTasks";
+        assertThatThrownBy(fetcher::fetch).isInstanceOf(EcsApiException.class)
+                .hasMessage("ecs:DescribeTasks throttled");
+        fetcher.close();
+    }
+
+    @Test
     void clustersAreTheConfiguredOnesOrEveryClusterAndItemsCarryTheirNames() {
         FakeEcs ecs = new FakeEcs();
         ecs.fargate("t1", "web:1");
@@ -138,6 +158,8 @@ class TaskFetcherTest {
         final Map<String, String> managed = new HashMap<>();
         final Set<String> definitions = new HashSet<>();
         String failing;
+        /** When set, each DescribeTasks call counts down and waits for the others: proof that they overlap. */
+        volatile java.util.concurrent.CountDownLatch describeLatch;
 
         void fargate(String id, String definition) {
             definitions.add(definition);
@@ -159,7 +181,7 @@ class TaskFetcherTest {
             }
         }
 
-        private void count(String operation) {
+        private synchronized void count(String operation) { // DescribeTasks batches run concurrently
             calls.merge(operation, 1, Integer::sum);
             if (operation.equals(failing)) {
                 throw new EcsApiException(operation, EcsApiException.Kind.THROTTLED, operation + " throttled", null);
@@ -181,6 +203,18 @@ class TaskFetcherTest {
         @Override
         public List<Task> describeTasks(String cluster, List<String> taskArns) {
             count("ecs:DescribeTasks");
+            java.util.concurrent.CountDownLatch latch = describeLatch;
+            if (latch != null) {
+                latch.countDown();
+                try {
+                    if (!latch.await(10, java.util.concurrent.TimeUnit.SECONDS)) {
+                        throw new IllegalStateException("the DescribeTasks batches did not run concurrently");
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(e);
+                }
+            }
             return tasks.values().stream().filter(t -> taskArns.contains(t.taskArn())).toList();
         }
 

@@ -84,6 +84,101 @@ class CatalogSourceTest {
     }
 
     @Test
+    void aNewServiceIsTheOnlyOneRead() {
+        client.catalog.put("web", List.of());
+        client.catalog.put("api", List.of());
+        source.start((name, config) -> published.add(config));
+        client.services.add(indexed(5, Map.of("web", List.of(), "api", List.of())));
+        await().until(() -> source.builds() == 1 && client.serviceIndexes.contains(5L));
+        awaitQuiet();
+        client.serviceReads.clear();
+
+        client.catalog.put("db", List.of());
+        client.services.add(indexed(6, Map.of("web", List.of(), "api", List.of(), "db", List.of())));
+
+        await().until(() -> published.stream().anyMatch(c -> c.http().routers().containsKey("db")));
+        assertThat(client.serviceReads).containsExactly("db");
+        assertThat(published.get(published.size() - 1).http().routers()).containsOnlyKeys("web", "api", "db");
+    }
+
+    @Test
+    void otherTagsReadThatServiceAndARemovedServiceIsDroppedWithoutAnyRead() {
+        client.catalog.put("web", List.of());
+        client.catalog.put("api", List.of());
+        source.start((name, config) -> published.add(config));
+        client.services.add(indexed(5, Map.of("web", List.of(), "api", List.of())));
+        await().until(() -> source.builds() == 1 && client.serviceIndexes.contains(5L));
+        awaitQuiet();
+        client.serviceReads.clear();
+
+        client.services.add(indexed(6, Map.of("web", List.of("v2"), "api", List.of())));
+        await().until(() -> client.serviceReads.contains("web"));
+        client.services.add(indexed(7, Map.of("web", List.of("v2"))));
+
+        await().until(() -> published.stream().anyMatch(c -> !c.http().routers().containsKey("api")));
+        assertThat(client.serviceReads).containsExactly("web");
+    }
+
+    @Test
+    void aCheckChangeReadsItsServiceOnlyAndANodeCheckReadsEverything() {
+        client.catalog.put("web", List.of());
+        client.catalog.put("api", List.of());
+        source.start((name, config) -> published.add(config));
+        client.services.add(indexed(5, Map.of("web", List.of(), "api", List.of())));
+        CatalogClient.CheckState serf = new CatalogClient.CheckState("n1", "serfHealth", "", "", "passing");
+        CatalogClient.CheckState web = new CatalogClient.CheckState("n1", "service:web-1", "web-1", "web", "passing");
+        client.checks.add(new CatalogClient.Indexed<>(3, List.of(serf, web), false));
+        await().until(() -> source.builds() == 1 && client.checkIndexes.contains(3L));
+        awaitQuiet();
+        client.serviceReads.clear();
+
+        client.checks.add(new CatalogClient.Indexed<>(4, List.of(serf,
+                new CatalogClient.CheckState("n1", "service:web-1", "web-1", "web", "critical")), false));
+        await().until(() -> client.serviceReads.contains("web"));
+        awaitQuiet();
+        assertThat(client.serviceReads).containsExactly("web");
+
+        client.checks.add(new CatalogClient.Indexed<>(5, List.of(
+                new CatalogClient.CheckState("n1", "serfHealth", "", "", "critical"), web), false));
+        await().until(() -> client.serviceReads.size() >= 3);
+        awaitQuiet();
+        assertThat(client.serviceReads).containsExactlyInAnyOrder("web", "web", "api");
+    }
+
+    @Test
+    void aFailedRefreshIsRetriedWithAReadOfEverything() {
+        client.catalog.put("web", List.of());
+        client.catalog.put("api", List.of());
+        source.start((name, config) -> published.add(config));
+        client.services.add(indexed(5, Map.of("web", List.of(), "api", List.of())));
+        await().until(() -> source.builds() == 1 && client.serviceIndexes.contains(5L));
+        awaitQuiet();
+        client.serviceReads.clear();
+
+        client.failInstances = true;
+        client.catalog.put("db", List.of());
+        client.services.add(indexed(6, Map.of("web", List.of(), "api", List.of(), "db", List.of())));
+        await().until(() -> source.failedRefreshes() > 0);
+        client.serviceReads.clear();
+        client.failInstances = false;
+
+        await().until(() -> published.stream().anyMatch(c -> c.http().routers().containsKey("db")));
+        // Without it, the retry would read db only: the change that named it was taken by the failed refresh.
+        assertThat(client.serviceReads).contains("web", "api", "db");
+    }
+
+    /** Until the refresh thread has been idle a while: the reads of the start-up (first answers of both watches). */
+    private void awaitQuiet() {
+        int[] last = {-1};
+        await().pollInterval(Duration.ofMillis(100)).until(() -> {
+            int now = client.reads.get();
+            boolean quiet = now == last[0];
+            last[0] = now;
+            return quiet;
+        });
+    }
+
+    @Test
     void anIndexGoingBackwardsStartsOverFromZero() {
         source.start((name, config) -> published.add(config));
         client.services.add(indexed(50, Map.of()));
@@ -126,8 +221,13 @@ class CatalogSourceTest {
         final BlockingQueue<Indexed<Map<String, List<String>>>> services = new LinkedBlockingQueue<>();
         final List<Long> serviceIndexes = new CopyOnWriteArrayList<>();
         final AtomicInteger reads = new AtomicInteger();
+        /** The services whose instances were read, in order. */
+        final List<String> serviceReads = new CopyOnWriteArrayList<>();
         final Map<String, Integer> instances = new ConcurrentHashMap<>();
+        final BlockingQueue<Indexed<List<CheckState>>> checks = new LinkedBlockingQueue<>();
+        final List<Long> checkIndexes = new CopyOnWriteArrayList<>();
         volatile boolean failCatalog;
+        volatile boolean failInstances;
 
         @Override
         public Indexed<Map<String, List<String>>> services(long index) {
@@ -154,6 +254,10 @@ class CatalogSourceTest {
         @Override
         public Indexed<List<CatalogItem>> instances(String service, boolean connect, String tag) {
             reads.incrementAndGet();
+            serviceReads.add(service);
+            if (failInstances) {
+                throw new ConsulException("GET /v1/health/service/" + service + " failed: connection refused", 0);
+            }
             List<CatalogItem> items = new java.util.ArrayList<>();
             for (int n = 1; n <= instances.getOrDefault(service, 1); n++) {
                 items.add(item(service, n));
@@ -163,15 +267,16 @@ class CatalogSourceTest {
 
         @Override
         public Indexed<List<CheckState>> checks(long index) {
-            if (index > 0) {
-                try {
-                    new java.util.concurrent.CountDownLatch(1).await(); // no health changes here: a blocking query that never returns
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new ConsulException("interrupted", e);
-                }
+            checkIndexes.add(index);
+            if (index == 0) {
+                return new Indexed<>(1, List.of(), false);
             }
-            return new Indexed<>(1, List.of(), false);
+            try {
+                return checks.take(); // a blocking query returns with the next scripted answer, or never
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ConsulException("interrupted", e);
+            }
         }
 
         @Override

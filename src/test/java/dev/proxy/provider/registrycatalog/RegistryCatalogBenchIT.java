@@ -71,6 +71,9 @@ class RegistryCatalogBenchIT {
         List<Double> buildMs = new ArrayList<>();
         List<Double> coldMs = new ArrayList<>();
         List<Double> compileMs = new ArrayList<>();
+        List<Double> cpuMs = new ArrayList<>();
+        List<Double> buildCpuMs = new ArrayList<>();
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
         try (CatalogTestBed bed = new CatalogTestBed()) {
             for (int run = 0; run < 8; run++) {
                 // A cold build (every instance decoded), then the rebuild after one registration.
@@ -81,25 +84,36 @@ class RegistryCatalogBenchIT {
                 builder.build(items, null);
                 items.set(run, new CatalogItem("new-" + run, "new-" + run + "-1", "n1", "127.0.0.1", 9000 + run,
                         List.of(), Map.of(), "default", "dc1", "passing", false));
+                long cpu = threads.getCurrentThreadCpuTime();
                 long start = System.nanoTime();
                 DynamicConfig config = builder.build(items, null).config();
                 long built = System.nanoTime();
-                bed.proxy.routing.onMergedConfig(ConfigurationMerger.merge(Map.of("registrycatalog-" + run, config)));
+                long builtCpu = threads.getCurrentThreadCpuTime();
+                // The same provider name every run, as in the proxy: unchanged services keep their handlers and
+                // unchanged rules their compiled form, which is what a rebuild after one change costs.
+                bed.proxy.routing.onMergedConfig(ConfigurationMerger.merge(Map.of("registrycatalog", config)));
                 long compiled = System.nanoTime();
+                double cpuRun = (threads.getCurrentThreadCpuTime() - cpu) / 1e6;
+                double buildCpuRun = (builtCpu - cpu) / 1e6;
                 if (run >= 3) { // the first runs warm the JIT
                     coldMs.add(coldRun);
                     buildMs.add((built - start) / 1e6);
                     compileMs.add((compiled - built) / 1e6);
+                    cpuMs.add(cpuRun);
+                    buildCpuMs.add(buildCpuRun);
                 }
             }
         }
         Collections.sort(buildMs);
         Collections.sort(compileMs);
         Collections.sort(coldMs);
+        Collections.sort(cpuMs);
+        Collections.sort(buildCpuMs);
         double total = pct(buildMs, 50) + pct(compileMs, 50);
         report(String.format("rebuild_10k_services_ms services=%d cold_build_p50=%.1f rebuild_after_one_change_p50=%.1f "
-                + "merge_and_compile_p50=%.1f rebuild_total=%.1f target<=200 %s", SERVICES, pct(coldMs, 50),
-                pct(buildMs, 50), pct(compileMs, 50), total, total <= 200 ? "PASS" : "FAIL"));
+                + "merge_and_compile_p50=%.1f rebuild_total=%.1f rebuild_cpu_p50=%.1f (build %.1f) target<=200 %s", SERVICES,
+                pct(coldMs, 50), pct(buildMs, 50), pct(compileMs, 50), total, pct(cpuMs, 50), pct(buildCpuMs, 50),
+                total <= 200 ? "PASS" : "FAIL"));
     }
 
     private static double pct(List<Double> sorted, int p) {

@@ -102,6 +102,11 @@ public final class MotoServer implements AutoCloseable {
         return Map.copyOf(copy);
     }
 
+    /** The emulator's process id when it runs as a local process (for benchmarks reading its CPU time), else empty. */
+    public Optional<String> pid() {
+        return Optional.ofNullable(env.get("MOTO_PID"));
+    }
+
     /** The virtualenv python with moto and boto3 (absent when the emulator runs in a container). */
     public Optional<Path> python() {
         return runtime.python();
