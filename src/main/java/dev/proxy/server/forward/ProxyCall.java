@@ -46,6 +46,8 @@ final class ProxyCall implements RequestBodySink {
     private boolean responseDone;
     private boolean backendKeepAlive = true;
     private boolean finished;
+    /** Request bytes were written to the backend and not flushed yet (flushed at the end of the client's read). */
+    private boolean unflushed;
     private ScheduledFuture<?> headerTimer;
 
     ProxyCall(Exchange exchange, Target target, BackendPool pool, Duration responseHeaderTimeout, ForwardOutcome outcome) {
@@ -96,7 +98,11 @@ final class ProxyCall implements RequestBodySink {
         while ((c = queued.poll()) != null) {
             ch.write(c);
         }
-        ch.flush();
+        if (requestDone || !replayable) {
+            ch.flush();
+        } else {
+            unflushed = true; // a bodyless request's end follows at once and flushes both (one flush per request)
+        }
         if (!ch.isWritable()) {
             exchange.pauseClientReads();
         }
@@ -124,6 +130,9 @@ final class ProxyCall implements RequestBodySink {
         backend.write(content);
         if (content instanceof LastHttpContent || !backend.isWritable()) {
             backend.flush();
+            unflushed = false;
+        } else {
+            unflushed = true;
         }
         if (!backend.isWritable()) {
             exchange.pauseClientReads();
@@ -135,7 +144,8 @@ final class ProxyCall implements RequestBodySink {
 
     @Override
     public void flush() {
-        if (backend != null) {
+        if (backend != null && unflushed) {
+            unflushed = false;
             backend.flush();
         }
     }
