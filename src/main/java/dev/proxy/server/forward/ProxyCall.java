@@ -93,10 +93,11 @@ final class ProxyCall implements RequestBodySink {
         backendHandler = ch.pipeline().get(BackendHandler.class);
         backendHandler.attach(this);
         ch.config().setAutoRead(true);
-        ch.write(exchange.request());
+        // Void promises: nothing waits on these writes; a failure closes the connection (BackendHandler).
+        ch.write(exchange.request(), ch.voidPromise());
         HttpContent c;
         while ((c = queued.poll()) != null) {
-            ch.write(c);
+            ch.write(c, ch.voidPromise());
         }
         if (requestDone || !replayable) {
             ch.flush();
@@ -127,7 +128,7 @@ final class ProxyCall implements RequestBodySink {
             }
             return;
         }
-        backend.write(content);
+        backend.write(content, backend.voidPromise());
         if (content instanceof LastHttpContent || !backend.isWritable()) {
             backend.flush();
             unflushed = false;
