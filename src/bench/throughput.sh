@@ -22,6 +22,8 @@ Usage: bash src/bench/throughput.sh [options]
   --reps N          repetitions, each one interleaving every target (default $REPS)
   --warmup S        seconds of uncounted warm-up per target and body before its first run (default $WARMUP)
   --quick           smoke check: 1 rep, 2 s runs, c=32 only
+  --conc "C ..."    concurrencies to measure (default "$CONCS")
+  --bodies "B ..."  bodies to measure, of: small 10k (default "$BODIES")
   --proxy-cmd CMD   command starting our proxy (default: target/bin/proxy); flags are appended
   --proxy-extra-args ARGS  more flags for every proxy target
   --ops             also run proxy-ops: the same proxy with Prometheus metrics and a JSON access log on,
@@ -37,6 +39,8 @@ parse_args() {
       --reps) REPS=$2; shift ;;
       --warmup) WARMUP=$2; shift ;;
       --quick) REPS=1 DURATION=2 CONCS="32" ;;
+      --conc) CONCS=$2; shift ;;
+      --bodies) BODIES=$2; shift ;;
       --proxy-cmd) PROXY_CMD=$2; shift ;;
       --proxy-extra-args) PROXY_EXTRA_ARGS=$2; shift ;;
       --ops) OPS=1 ;;

@@ -389,7 +389,7 @@ public final class Exchange implements RequestFacts {
         if (hold) {
             heldHead = head; // written with the first body bytes a filter lets through
         } else if (!(head instanceof FullHttpResponse)) {
-            ctx.write(head);
+            ctx.write(head, ctx.voidPromise());
         }
     }
 
@@ -402,8 +402,12 @@ public final class Exchange implements RequestFacts {
         requestBody.flush();
     }
 
-    /** Writes (without flushing) a body chunk of a streamed response; the last one completes the exchange. */
-    public ChannelFuture sendResponseContent(HttpContent content) {
+    /**
+     * Writes (without flushing) a body chunk of a streamed response; the last one completes the exchange. Only the
+     * last write is awaited: the others use the void promise (no promise per chunk; a failed write fires
+     * exceptionCaught, which closes the connection).
+     */
+    public void sendResponseContent(HttpContent content) {
         if (bodyFilters != null) {
             for (ResponseBodyFilter filter : bodyFilters) {
                 content = filter.onContent(content);
@@ -412,17 +416,17 @@ public final class Exchange implements RequestFacts {
         if (heldHead != null) {
             if (!content.content().isReadable() && !(content instanceof LastHttpContent)) {
                 content.release(); // still held back: nothing may be written before the head
-                return ctx.newSucceededFuture();
+                return;
             }
-            ctx.write(heldHead);
+            ctx.write(heldHead, ctx.voidPromise());
             heldHead = null;
         }
         bytesSent += content.content().readableBytes();
-        ChannelFuture f = ctx.write(content);
         if (content instanceof LastHttpContent) {
-            finishResponse(f);
+            finishResponse(ctx.write(content));
+        } else {
+            ctx.write(content, ctx.voidPromise());
         }
-        return f;
     }
 
     /** Ends the response without further bytes after a failure mid-stream: the client connection is closed. */

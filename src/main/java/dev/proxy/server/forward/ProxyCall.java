@@ -46,6 +46,8 @@ final class ProxyCall implements RequestBodySink {
     private boolean responseDone;
     private boolean backendKeepAlive = true;
     private boolean finished;
+    /** Request bytes were written to the backend and not flushed yet (flushed at the end of the client's read). */
+    private boolean unflushed;
     private ScheduledFuture<?> headerTimer;
 
     ProxyCall(Exchange exchange, Target target, BackendPool pool, Duration responseHeaderTimeout, ForwardOutcome outcome) {
@@ -91,12 +93,17 @@ final class ProxyCall implements RequestBodySink {
         backendHandler = ch.pipeline().get(BackendHandler.class);
         backendHandler.attach(this);
         ch.config().setAutoRead(true);
-        ch.write(exchange.request());
+        // Void promises: nothing waits on these writes; a failure closes the connection (BackendHandler).
+        ch.write(exchange.request(), ch.voidPromise());
         HttpContent c;
         while ((c = queued.poll()) != null) {
-            ch.write(c);
+            ch.write(c, ch.voidPromise());
         }
-        ch.flush();
+        if (requestDone || !replayable) {
+            ch.flush();
+        } else {
+            unflushed = true; // a bodyless request's end follows at once and flushes both (one flush per request)
+        }
         if (!ch.isWritable()) {
             exchange.pauseClientReads();
         }
@@ -121,9 +128,12 @@ final class ProxyCall implements RequestBodySink {
             }
             return;
         }
-        backend.write(content);
+        backend.write(content, backend.voidPromise());
         if (content instanceof LastHttpContent || !backend.isWritable()) {
             backend.flush();
+            unflushed = false;
+        } else {
+            unflushed = true;
         }
         if (!backend.isWritable()) {
             exchange.pauseClientReads();
@@ -141,7 +151,8 @@ final class ProxyCall implements RequestBodySink {
 
     @Override
     public void flush() {
-        if (backend != null) {
+        if (backend != null && unflushed) {
+            unflushed = false;
             backend.flush();
         }
     }
