@@ -207,15 +207,25 @@ public final class CatalogSource implements Provider {
                 LockSupport.parkNanos(watchBackoff.delay(failures++, ThreadLocalRandom.current().nextDouble()).toNanos());
                 continue;
             }
-            failures = 0;
             long next = result.index();
             boolean newIndex = next != index;
-            // Consul's rules for blocking queries: an index that goes backwards resets to 0; never block on 0 or less.
-            index = next < index ? 0 : Math.max(next, 1);
+            // Consul's rules for blocking queries: indexes are unsigned 64-bit; one that goes backwards resets to 0.
+            boolean backwards = Long.compareUnsigned(next, index) < 0;
             if (!Objects.equals(result.value(), last) || onNewIndex && newIndex) {
                 last = result.value();
                 changed();
             }
+            if (next == 0 || backwards) {
+                // Without an index (a blocking endpoint always sends one) or after a reset the next query does not
+                // block: pause with backoff, so that an agent answering like that cannot make this loop spin.
+                LOG.debug("provider {}: watch of {}: index {} after {}, starting over", name, what,
+                        Long.toUnsignedString(next), Long.toUnsignedString(index));
+                index = 0;
+                LockSupport.parkNanos(watchBackoff.delay(failures++, ThreadLocalRandom.current().nextDouble()).toNanos());
+                continue;
+            }
+            failures = 0;
+            index = next;
         }
     }
 
