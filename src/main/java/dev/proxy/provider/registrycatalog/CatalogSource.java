@@ -37,9 +37,10 @@ import org.slf4j.LoggerFactory;
  * <b>Watching</b> ({@code watch: true}): two threads hold blocking queries on {@code /v1/catalog/services} and
  * {@code /v1/health/state/any}; when one returns with a new index <em>and</em> a different result, the refresh
  * thread is woken (wake-ups coalesce in a one-slot queue) and reads the catalog at once, so a registration or a
- * check change is routable within milliseconds. A query that returns without a change wakes nothing. An index that
- * goes backwards (Consul restarted or a leader changed) restarts that watch from index 0, and so does a failed
- * query, which also wakes the refresh so that the failure is reported. The refresh also runs every
+ * check change is routable within milliseconds. A query that returns without a change wakes nothing. Indexes are
+ * unsigned 64-bit numbers. An index that goes backwards (Consul restarted or a leader changed), an answer without an
+ * index and a failed query restart that watch from index 0 after a backoff pause (so a broken or hostile agent
+ * cannot make the loop spin), and wake the refresh so that a change or the failure is reported. The refresh also runs every
  * {@code refreshInterval} without a wake-up, as a safety net and to pick up renewed Connect certificates.
  *
  * <p>A refresh that reads the same items (and certificates) as the previous one does not rebuild. A failed refresh

@@ -151,6 +151,9 @@ class RegistryCatalogHostileIT {
         }
         long registered = System.nanoTime();
         CatalogSource source = bed.run(bed.options(consul, "--refreshInterval=1m"));
+        // 10,000 health reads: generous on a loaded 2-core machine; the log line gives the time it took.
+        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(100))
+                .until(() -> source.explain().size() == count);
         bed.awaitBody("bulk-" + (count - 1) + "-" + bed.tag, "bulk");
         long routed = System.nanoTime();
         LOG.info("10,000 services: registered in {} ms, routed {} ms later (load {})", (registered - start) / 1_000_000,
