@@ -24,8 +24,13 @@ class RequestPathFuzzTest {
     @FuzzTest(maxDuration = "60s")
     void path(byte[] input) {
         String target = new String(input, StandardCharsets.ISO_8859_1);
-        Exchange exchange = new Exchange(null, new DefaultHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, target,
-                false), null);
+        DefaultHttpRequest request;
+        try {
+            request = new DefaultHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, target, false);
+        } catch (IllegalArgumentException refused) {
+            return; // Netty refuses a target with CR, LF, NUL or spaces before any request exists: it never routes
+        }
+        Exchange exchange = new Exchange(null, request, null);
         String path = exchange.path();
         assertThat(path).startsWith("/").doesNotContain("?");
         assertThat(exchange.path()).isSameAs(path);
