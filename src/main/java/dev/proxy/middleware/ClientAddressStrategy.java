@@ -30,24 +30,29 @@ public abstract class ClientAddressStrategy {
         return new ClientAddressStrategy() {
             @Override
             public InetAddress clientAddress(Exchange exchange) {
-                List<String> chain = forwardedFor(exchange);
-                if (depth > 0) {
-                    return depth <= chain.size() ? literal(chain.get(chain.size() - depth)) : null;
-                }
-                for (int i = chain.size() - 1; i >= 0; i--) {
-                    InetAddress a = literal(chain.get(i));
-                    if (a == null || !excluded.contains(a)) {
-                        return a;
-                    }
-                }
-                return null;
+                return pick(forwardedFor(exchange.headerValues("X-Forwarded-For")), depth, excluded);
             }
         };
     }
 
-    static List<String> forwardedFor(Exchange exchange) {
+    /** The entry {@code depth} from the right, or (depth 0) the first from the right not in {@code excluded}. */
+    static InetAddress pick(List<String> chain, int depth, IpRanges excluded) {
+        if (depth > 0) {
+            return depth <= chain.size() ? literal(chain.get(chain.size() - depth)) : null;
+        }
+        for (int i = chain.size() - 1; i >= 0; i--) {
+            InetAddress a = literal(chain.get(i));
+            if (a == null || !excluded.contains(a)) {
+                return a;
+            }
+        }
+        return null;
+    }
+
+    /** The entries of every X-Forwarded-For value, left to right, trimmed, empty ones dropped. */
+    static List<String> forwardedFor(List<String> headers) {
         List<String> out = new ArrayList<>();
-        for (String header : exchange.headerValues("X-Forwarded-For")) {
+        for (String header : headers) {
             for (String part : header.split(",")) {
                 String p = part.trim();
                 if (!p.isEmpty()) {
@@ -58,15 +63,46 @@ public abstract class ClientAddressStrategy {
         return out;
     }
 
-    /** Parses an IP literal without ever doing a DNS lookup; null when it is not one. */
+    /**
+     * Parses an IP literal without ever doing a DNS lookup; null when it is not one. Only dotted-quad IPv4 and IPv6
+     * (with a colon) reach {@link InetAddress#getByName}: it would resolve anything else it cannot read as a literal
+     * — {@code cafe.be} is all hex characters — and it reads {@code 1} or {@code 127.1} as shorthand IPv4, which no
+     * proxy writes into X-Forwarded-For.
+     */
     static InetAddress literal(String s) {
-        if (s.length() > 45 || !s.matches("[0-9a-fA-F:.]+")) {
+        if (s.length() > 45) {
+            return null;
+        }
+        if (s.indexOf(':') >= 0) {
+            if (!HEX_COLON_DOT.matcher(s).matches()) {
+                return null;
+            }
+        } else if (!isDottedQuad(s)) {
             return null;
         }
         try {
-            return InetAddress.getByName(s); // only literals reach here, so no resolution happens
+            // Starting with a hex digit or a colon and holding a colon, a string that is no IPv6 literal fails here
+            // without a lookup.
+            return InetAddress.getByName(s);
         } catch (java.net.UnknownHostException e) {
             return null;
         }
+    }
+
+    private static final java.util.regex.Pattern HEX_COLON_DOT = java.util.regex.Pattern.compile("[0-9a-fA-F:][0-9a-fA-F:.]*");
+    private static final java.util.regex.Pattern DOTTED_QUAD =
+            java.util.regex.Pattern.compile("([0-9]{1,3})\\.([0-9]{1,3})\\.([0-9]{1,3})\\.([0-9]{1,3})");
+
+    private static boolean isDottedQuad(String s) {
+        java.util.regex.Matcher m = DOTTED_QUAD.matcher(s);
+        if (!m.matches()) {
+            return false;
+        }
+        for (int g = 1; g <= 4; g++) {
+            if (Integer.parseInt(m.group(g)) > 255) {
+                return false;
+            }
+        }
+        return true;
     }
 }

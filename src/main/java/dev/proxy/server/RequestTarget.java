@@ -30,9 +30,14 @@ final class RequestTarget {
             String uri = request.uri();
             int start = 0;
             if (!uri.startsWith("/")) {
+                // Absolute form: the authority ends at the first '/', '?' or '#'. A '/' found later, in the query,
+                // is no path: "http://host?x=/admin" must not route as /admin.
                 int scheme = uri.indexOf("://");
-                int slash = scheme < 0 ? -1 : uri.indexOf('/', scheme + 3);
-                start = slash < 0 ? uri.length() : slash;
+                int end = scheme < 0 ? uri.length() : scheme + 3;
+                while (end < uri.length() && "/?#".indexOf(uri.charAt(end)) < 0) {
+                    end++;
+                }
+                start = end < uri.length() && uri.charAt(end) == '/' ? end : uri.length();
             }
             int q = uri.indexOf('?', start);
             path = uri.substring(start, q < 0 ? uri.length() : q);

@@ -123,6 +123,9 @@ public final class TaskConfigBuilder {
     }
 
     private BuildResult item(TaskContainer c, String name, String origin) throws Skip {
+        if (c.invalid() != null) {
+            throw new Skip(c.invalid());
+        }
         if (!c.defined()) {
             throw new Skip("no container definition in the task definition (an ECS-managed container, such as the"
                     + " Service Connect proxy)");

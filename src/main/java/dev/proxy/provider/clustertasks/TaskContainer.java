@@ -29,12 +29,22 @@ import java.util.Objects;
  * @param networkBindings the container's {@code networkBindings} ({@code bridge}, {@code host}: the actual host
  *                        ports, dynamic ones included)
  * @param host            the container instance the task runs on; null for Fargate
+ * @param invalid         why ECS's answer about this container cannot be used (a field it must have is missing); the
+ *                        builder skips it with this reason. Null for a well-formed answer.
  */
 public record TaskContainer(String cluster, String taskArn, String group, String lastStatus, String healthStatus,
                             NetworkMode networkMode, String container, @Nullable String containerStatus,
                             boolean defined, Map<String, String> labels, @Nullable String eniAddress,
                             List<PortMapping> portMappings, List<PortMapping> networkBindings,
-                            @Nullable Host host) {
+                            @Nullable Host host, @Nullable String invalid) {
+
+    public TaskContainer(String cluster, String taskArn, String group, String lastStatus, String healthStatus,
+                         NetworkMode networkMode, String container, @Nullable String containerStatus,
+                         boolean defined, Map<String, String> labels, @Nullable String eniAddress,
+                         List<PortMapping> portMappings, List<PortMapping> networkBindings, @Nullable Host host) {
+        this(cluster, taskArn, group, lastStatus, healthStatus, networkMode, container, containerStatus, defined, labels,
+                eniAddress, portMappings, networkBindings, host, null);
+    }
 
     public TaskContainer {
         Objects.requireNonNull(cluster, "cluster");

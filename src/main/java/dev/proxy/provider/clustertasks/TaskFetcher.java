@@ -1,6 +1,7 @@
 package dev.proxy.provider.clustertasks;
 
 import dev.proxy.config.install.ClusterTasksConfig;
+import dev.proxy.config.label.LabelDecoder;
 import dev.proxy.provider.clustertasks.TaskContainer.Host;
 import dev.proxy.provider.clustertasks.TaskContainer.NetworkMode;
 import dev.proxy.provider.clustertasks.TaskContainer.PortMapping;
@@ -98,14 +99,23 @@ final class TaskFetcher implements AutoCloseable {
             resolveHosts(cluster, tasks, hosts);
             String clusterName = nameOf(cluster);
             for (Task task : tasks) {
-                Definition definition = definition(task.taskDefinitionArn());
-                usedDefinitions.add(task.taskDefinitionArn());
                 Host host = task.containerInstanceArn() == null ? null : hosts.get(task.containerInstanceArn());
                 if (host != null) {
                     usedInstances.add(host.containerInstanceArn());
                 }
+                String malformed = malformed(task);
+                if (malformed != null) {
+                    // One task ECS describes without the fields every task has is skipped, not the whole refresh:
+                    // a single odd answer must not freeze discovery for every other task.
+                    out.add(invalid(clusterName, task, malformed));
+                    continue;
+                }
+                Definition definition = definition(task.taskDefinitionArn());
+                usedDefinitions.add(task.taskDefinitionArn());
                 for (Container container : task.containers()) {
-                    out.add(item(clusterName, task, definition, container, host));
+                    out.add(container.name() == null || container.name().isEmpty()
+                            ? invalid(clusterName, task, "ECS lists a container without a name")
+                            : item(clusterName, task, definition, container, host));
                 }
             }
         }
@@ -218,12 +228,38 @@ final class TaskFetcher implements AutoCloseable {
         }
     }
 
+    /** Why a described task cannot be read, or null: the fields ECS always sends for a task. */
+    private static @Nullable String malformed(Task task) {
+        if (task.taskArn() == null || task.taskArn().isEmpty()) {
+            return "ECS describes a task without a taskArn";
+        }
+        if (task.taskDefinitionArn() == null || task.taskDefinitionArn().isEmpty()) {
+            return "ECS describes the task without a taskDefinitionArn";
+        }
+        if (task.containers().isEmpty()) {
+            return "ECS describes the task without containers";
+        }
+        return null;
+    }
+
+    /** A placeholder item for a task (or container) that is skipped with {@code reason}. */
+    private static TaskContainer invalid(String cluster, Task task, String reason) {
+        String arn = task.taskArn() == null || task.taskArn().isEmpty() ? "(no taskArn)" : task.taskArn();
+        return new TaskContainer(cluster, arn, task.group() == null ? "" : task.group(), orUnknown(task.lastStatus()),
+                "UNKNOWN", NetworkMode.BRIDGE, "", null, false, Map.of(), null, List.of(), List.of(), null,
+                LabelDecoder.shown(reason, 200));
+    }
+
     private Definition definition(String arn) {
         Definition known = definitions.get(arn);
         if (known != null) {
             return known;
         }
         TaskDefinition d = api.describeTaskDefinition(arn);
+        if (d == null) {
+            throw new EcsApiException("ecs:DescribeTaskDefinition", EcsApiException.Kind.FAILED,
+                    "ecs:DescribeTaskDefinition answered without a taskDefinition for " + LabelDecoder.shown(arn, 200), null);
+        }
         Map<String, ContainerDefinition> containers = new HashMap<>();
         d.containerDefinitions().forEach(c -> containers.put(c.name(), c));
         Definition definition = new Definition(d.family() == null ? "" : d.family(),
@@ -245,7 +281,7 @@ final class TaskFetcher implements AutoCloseable {
         String group = task.group() == null || task.group().isBlank() ? "family:" + definition.family() : task.group();
         return new TaskContainer(cluster, task.taskArn(), group, orUnknown(task.lastStatus()),
                 orUnknown(task.healthStatusAsString()), definition.networkMode(), container.name(),
-                container.lastStatus(), def != null, def == null ? Map.of() : def.dockerLabels(),
+                container.lastStatus(), def != null, def == null ? Map.of() : labels(def.dockerLabels()),
                 eniAddress(task, container), mappings, bindings, host);
     }
 
@@ -267,6 +303,17 @@ final class TaskFetcher implements AutoCloseable {
             }
         }
         return null;
+    }
+
+    /** The docker labels without null keys or values (JSON {@code null} in an answer), which a label never is. */
+    private static Map<String, String> labels(Map<String, String> dockerLabels) {
+        Map<String, String> out = new HashMap<>();
+        dockerLabels.forEach((k, v) -> {
+            if (k != null && v != null) {
+                out.put(k, v);
+            }
+        });
+        return out;
     }
 
     /** A cluster's name from its name or ARN ({@code arn:aws:ecs:region:account:cluster/name}). */

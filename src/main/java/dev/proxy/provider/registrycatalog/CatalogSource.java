@@ -41,9 +41,10 @@ import org.slf4j.LoggerFactory;
  * services changed ({@link CatalogChanges}) and wakes the refresh thread (wake-ups coalesce in a one-slot queue),
  * which reads the instances of those services only, so a registration or a check change is routable within
  * milliseconds whatever the size of the catalog; the other services keep the instances of their last read. A query
- * that returns without a change wakes nothing. An index that goes backwards (Consul restarted or a leader changed)
- * restarts that watch from index 0, and so does a failed query, which also wakes the refresh (reading everything)
- * so that the failure is reported. Every {@code refreshInterval} without a wake-up the refresh reads every service,
+ * that returns without a change wakes nothing. Indexes are unsigned 64-bit numbers. An index that goes backwards
+ * (Consul restarted or a leader changed), an answer without an index and a failed query restart that watch from
+ * index 0 after a backoff pause (so a broken or hostile agent cannot make the loop spin); a failed query also wakes
+ * the refresh (reading everything) so that the failure is reported. Every {@code refreshInterval} without a wake-up the refresh reads every service,
  * as a safety net and to pick up renewed Connect certificates; so does the refresh after a failed one. Connect
  * services are read on every wake-up: their instances are other services (sidecar proxies) that the watches name.
  *
@@ -265,15 +266,30 @@ public final class CatalogSource implements Provider {
                 LockSupport.parkNanos(watchBackoff.delay(failures++, ThreadLocalRandom.current().nextDouble()).toNanos());
                 continue;
             }
-            failures = 0;
             long next = result.index();
             boolean newIndex = next != index;
-            // Consul's rules for blocking queries: an index that goes backwards resets to 0; never block on 0 or less.
-            index = next < index ? 0 : Math.max(next, 1);
-            if (reaction.changed(changes, last, result.value(), newIndex)) {
+            long next = result.index();
+            boolean newIndex = next != index;
+            // Consul's rules for blocking queries: indexes are unsigned 64-bit; one that goes backwards resets to 0.
+            boolean backwards = Long.compareUnsigned(next, index) < 0;
+            if (backwards) {
+                changes.everything();
+            }
+            if (backwards || reaction.changed(changes, last, result.value(), newIndex)) {
                 changed();
             }
             last = result.value();
+            if (next == 0 || backwards) {
+                // Without an index (a blocking endpoint always sends one) or after a reset the next query does not
+                // block: pause with backoff, so that an agent answering like that cannot make this loop spin.
+                LOG.debug("provider {}: watch of {}: index {} after {}, starting over", name, what,
+                        Long.toUnsignedString(next), Long.toUnsignedString(index));
+                index = 0;
+                LockSupport.parkNanos(watchBackoff.delay(failures++, ThreadLocalRandom.current().nextDouble()).toNanos());
+                continue;
+            }
+            failures = 0;
+            index = next;
         }
     }
 

@@ -175,7 +175,7 @@ public final class ConsulHttpClient implements CatalogClient {
 
     private Response get(String path, long index, boolean catalogOptions, Map<String, String> extra) {
         String call = "GET " + path;
-        HttpResponse<byte[]> response = send(index > 0 ? watching : blocking,
+        HttpResponse<byte[]> response = send(index != 0 ? watching : blocking,
                 request(HttpRequest.GET(uri(path, index, catalogOptions, extra))), call);
         byte[] body = response.body();
         JsonNode json;
@@ -187,9 +187,26 @@ public final class ConsulHttpClient implements CatalogClient {
         if (json == null) {
             throw new ConsulException(call + ": empty answer", 0);
         }
-        long consulIndex = response.getHeaders().get("X-Consul-Index", Long.class).orElse(0L);
+        long consulIndex = consulIndex(call, response.getHeaders().get("X-Consul-Index"));
         boolean filtered = response.getHeaders().contains("X-Consul-Results-Filtered-By-ACLs");
         return new Response(json, consulIndex, filtered);
+    }
+
+    /**
+     * The {@code X-Consul-Index} header: an unsigned 64-bit number (Consul's raft indexes are uint64, so values above
+     * {@link Long#MAX_VALUE} are legal and kept as their two's-complement {@code long}); 0 when absent. Anything else
+     * is a broken or hostile agent: the call fails rather than blocking on an index it never sent.
+     */
+    static long consulIndex(String call, @Nullable String header) {
+        if (header == null || header.isBlank()) {
+            return 0;
+        }
+        try {
+            return Long.parseUnsignedLong(header.trim());
+        } catch (NumberFormatException e) {
+            throw new ConsulException(call + ": X-Consul-Index \"" + dev.proxy.config.label.LabelDecoder.shown(header, 40)
+                    + "\" is not an unsigned 64-bit number", 0);
+        }
     }
 
     private HttpResponse<byte[]> send(BlockingHttpClient client, MutableHttpRequest<?> request, String call) {
@@ -243,8 +260,8 @@ public final class ConsulHttpClient implements CatalogClient {
         if (catalogOptions && cached && index == 0) {
             q.append(q.isEmpty() ? "" : "&").append("cached");
         }
-        if (index > 0) {
-            param(q, "index", Long.toString(index));
+        if (index != 0) {
+            param(q, "index", Long.toUnsignedString(index));
             param(q, "wait", waitParameter);
         }
         extra.forEach((k, v) -> param(q, k, v));
