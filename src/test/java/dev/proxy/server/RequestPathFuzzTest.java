@@ -10,9 +10,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Fuzz target for the request-target parsing that gives routing its path ({@link Exchange#path()}: origin form,
- * absolute form, {@code *}). The proxy has no path normaliser yet; when one lands, its idempotence and "never a
- * {@code ..} segment" belong here. Seeds: one request target each, in
- * {@code src/test/resources/dev/proxy/server/RequestPathFuzzTestInputs/path/}.
+ * absolute form, {@code *}) and for the {@link PathNormalizer} that gives routing and forwarding the same path.
+ * Seeds: one request target or path each, in {@code src/test/resources/dev/proxy/server/RequestPathFuzzTestInputs/}.
  */
 class RequestPathFuzzTest {
 
@@ -54,5 +53,26 @@ class RequestPathFuzzTest {
         } else {
             assertThat(rest.substring(authorityEnd)).startsWith(path);
         }
+    }
+
+    /**
+     * Any path: the normaliser refuses it with {@link PathNormalizer.RejectedPath} or returns a path that starts with
+     * {@code /}, has no dot segment, no empty segment and no backslash, and normalises to itself (idempotent), so the
+     * path a router matched is the path the backend reads.
+     */
+    @FuzzTest(maxDuration = "60s")
+    void normalize(byte[] input) {
+        String raw = "/" + new String(input, StandardCharsets.ISO_8859_1);
+        String normal;
+        try {
+            normal = PathNormalizer.normalize(raw);
+        } catch (PathNormalizer.RejectedPath refused) {
+            return;
+        }
+        assertThat(normal).startsWith("/").doesNotContain("\\").doesNotContain("//");
+        for (String segment : normal.substring(1).split("/", -1)) {
+            assertThat(segment).isNotIn(".", "..");
+        }
+        assertThat(PathNormalizer.normalize(normal)).isEqualTo(normal);
     }
 }

@@ -268,8 +268,6 @@ public final class CatalogSource implements Provider {
             }
             long next = result.index();
             boolean newIndex = next != index;
-            long next = result.index();
-            boolean newIndex = next != index;
             // Consul's rules for blocking queries: indexes are unsigned 64-bit; one that goes backwards resets to 0.
             boolean backwards = Long.compareUnsigned(next, index) < 0;
             if (backwards) {
