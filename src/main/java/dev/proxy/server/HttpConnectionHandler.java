@@ -4,6 +4,9 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpRequest;
+import io.netty.handler.codec.http.DefaultLastHttpContent;
+import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
@@ -184,6 +187,12 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (msg instanceof FullHttpRequest full) {
+            // An HTTP/2 request in one HEADERS frame: head and (empty) body go their own ways, as from HTTP/1.1.
+            channelRead(ctx, new DefaultHttpRequest(full.protocolVersion(), full.method(), full.uri(), full.headers()));
+            channelRead(ctx, new DefaultLastHttpContent(full.content(), full.trailingHeaders()));
+            return;
+        }
         if (current != null && current.requestComplete()) {
             // A pipelined request arrived before the previous response ended: keep it for later, stop reading.
             waiting.add(msg);
