@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.proxy.testing.DataPlane;
+import io.grpc.Attributes;
 import io.grpc.CallOptions;
 import io.grpc.ChannelCredentials;
 import io.grpc.Grpc;
@@ -13,6 +14,7 @@ import io.grpc.ManagedChannel;
 import io.grpc.MethodDescriptor;
 import io.grpc.Server;
 import io.grpc.ServerServiceDefinition;
+import io.grpc.ServerTransportFilter;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.TlsChannelCredentials;
@@ -32,6 +34,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -77,6 +80,8 @@ class GrpcProxyTest {
 
     private static TestPki pki;
     private static Server echoServer;
+    /** Connections the gRPC server has accepted. */
+    private static final AtomicInteger BACKEND_CONNECTIONS = new AtomicInteger();
 
     @TempDir
     Path dir;
@@ -129,6 +134,13 @@ class GrpcProxyTest {
         echoServer = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0),
                         InsecureServerCredentials.create())
                 .maxInboundMessageSize(8 * 1024 * 1024)
+                .addTransportFilter(new ServerTransportFilter() {
+                    @Override
+                    public Attributes transportReady(Attributes attributes) {
+                        BACKEND_CONNECTIONS.incrementAndGet();
+                        return attributes;
+                    }
+                })
                 .addService(echo).build().start();
     }
 
@@ -253,6 +265,7 @@ class GrpcProxyTest {
     @ValueSource(strings = {"tls", "h2c"})
     void concurrentCallsShareOneBackendConnection(String transport) throws Exception {
         ManagedChannel ch = channel(transport);
+        int before = BACKEND_CONNECTIONS.get();
         List<CompletableFuture<String>> calls = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
             String text = "call " + i;
@@ -261,5 +274,7 @@ class GrpcProxyTest {
         for (int i = 0; i < calls.size(); i++) {
             assertThat(calls.get(i).get(60, TimeUnit.SECONDS)).isEqualTo("call " + i);
         }
+        // One client connection runs on one I/O thread, which has one multiplexed connection to the server.
+        assertThat(BACKEND_CONNECTIONS.get() - before).isEqualTo(1);
     }
 }
