@@ -183,7 +183,8 @@ class ApiTest {
                 "transport", Map.of("lifeCycle", Map.of("requestAcceptGraceTimeout", "0s", "graceTimeOut", "10s"),
                         "respondingTimeouts", Map.of("readTimeout", "1m", "writeTimeout", "0s", "idleTimeout", "3m")),
                 "forwardedHeaders", Map.of("trustedIPs", List.of(), "insecure", false),
-                "http", Map.of("middlewares", List.of())));
+                "http", Map.of("middlewares", List.of()),
+                "http2", Map.of("maxConcurrentStreams", 250)));
         assertThat(f.api("/entrypoints/nope").statusCode()).isEqualTo(404);
     }
 

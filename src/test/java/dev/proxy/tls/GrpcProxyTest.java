@@ -32,7 +32,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
@@ -74,6 +76,9 @@ class GrpcProxyTest {
     /** Answers the messages it was sent, joined with {@code +}, once the client is done. */
     private static final MethodDescriptor<String, String> JOIN = method("Join",
             MethodDescriptor.MethodType.CLIENT_STREAMING);
+    /** Answers every message at once with {@code "re: <message>"}. */
+    private static final MethodDescriptor<String, String> CHAT = method("Chat",
+            MethodDescriptor.MethodType.BIDI_STREAMING);
     /** Always fails with NOT_FOUND. */
     private static final MethodDescriptor<String, String> MISSING = method("Missing",
             MethodDescriptor.MethodType.UNARY);
@@ -125,6 +130,21 @@ class GrpcProxyTest {
                     @Override
                     public void onCompleted() {
                         out.onNext(String.join("+", seen));
+                        out.onCompleted();
+                    }
+                }))
+                .addMethod(CHAT, ServerCalls.asyncBidiStreamingCall(out -> new StreamObserver<String>() {
+                    @Override
+                    public void onNext(String value) {
+                        out.onNext("re: " + value);
+                    }
+
+                    @Override
+                    public void onError(Throwable t) {
+                    }
+
+                    @Override
+                    public void onCompleted() {
                         out.onCompleted();
                     }
                 }))
@@ -235,6 +255,40 @@ class GrpcProxyTest {
         }
         requests.onCompleted();
         assertThat(joined.get(30, TimeUnit.SECONDS)).isEqualTo("a+b+c+d");
+    }
+
+    /**
+     * Ping-pong: each message is sent only after the answer to the previous one arrived, so the call completes only
+     * if the proxy relays both directions while the request is still open (no buffering of either side).
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"tls", "h2c"})
+    void aBidirectionalCallInterleavesBothDirections(String transport) throws Exception {
+        BlockingQueue<String> answers = new LinkedBlockingQueue<>();
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        StreamObserver<String> requests = ClientCalls.asyncBidiStreamingCall(
+                channel(transport).newCall(CHAT, deadline()), new StreamObserver<>() {
+                    @Override
+                    public void onNext(String value) {
+                        answers.add(value);
+                    }
+
+                    @Override
+                    public void onError(Throwable t) {
+                        done.completeExceptionally(t);
+                    }
+
+                    @Override
+                    public void onCompleted() {
+                        done.complete(null);
+                    }
+                });
+        for (int i = 0; i < 5; i++) {
+            requests.onNext("ping " + i);
+            assertThat(answers.poll(30, TimeUnit.SECONDS)).isEqualTo("re: ping " + i);
+        }
+        requests.onCompleted();
+        done.get(30, TimeUnit.SECONDS);
     }
 
     @ParameterizedTest(name = "{0}")
