@@ -1,6 +1,7 @@
 package dev.proxy.tls;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.proxy.server.ExchangeRecord;
 import dev.proxy.testing.DataPlane;
@@ -178,6 +179,31 @@ class Http2EntryPointTest {
         }
     }
 
+    @Test
+    void anHttp2ConnectionWithoutStreamsIsClosedWithGoawayAtIdleTimeout() throws Exception {
+        start("--entryPoints.web.transport.respondingTimeouts.idleTimeout=1s");
+        try (Socket h2c = new Socket()) {
+            h2c.connect(new InetSocketAddress("127.0.0.1", proxy.port("web")), 5000);
+            h2c.setSoTimeout(30_000);
+            serverSettings(h2c);
+            DataInputStream in = new DataInputStream(h2c.getInputStream());
+            java.util.List<Integer> frameTypes = new java.util.ArrayList<>();
+            while (true) {
+                int b = in.read();
+                if (b < 0) {
+                    break; // closed by the server
+                }
+                int length = (b << 16) | in.readUnsignedShort();
+                frameTypes.add(in.readUnsignedByte());
+                in.skipNBytes(1 + 4 + length);
+            }
+            assertThat(frameTypes).as("frame types before the close").contains(GOAWAY);
+        }
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> proxy.server.entryPoints().get("web").openConnections() == 0);
+    }
+
+    private static final int GOAWAY = 0x7;
     private static final int MAX_CONCURRENT_STREAMS = 0x3;
 
     /** Sends the HTTP/2 preface and an empty SETTINGS frame; returns the parameters of the server's first frame. */
