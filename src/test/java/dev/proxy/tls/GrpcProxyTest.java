@@ -2,6 +2,7 @@ package dev.proxy.tls;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.proxy.testing.DataPlane;
 import io.grpc.Attributes;
@@ -29,6 +30,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -214,6 +216,8 @@ class GrpcProxyTest {
     @ValueSource(strings = {"tls", "h2c"})
     void aUnaryCallIsEchoed(String transport) throws Exception {
         assertThat(ClientCalls.blockingUnaryCall(channel(transport), ECHO, deadline(), "hello")).isEqualTo("hello");
+        // Recorded once the response is written, which may be just after the client has it.
+        await().atMost(Duration.ofSeconds(10)).until(() -> !proxy.exchanges.isEmpty());
         assertThat(proxy.exchanges).singleElement().satisfies(e -> {
             assertThat(e.protocol()).isEqualTo("HTTP/2.0");
             assertThat(e.serviceUrl()).startsWith("h2c://127.0.0.1:");
