@@ -35,7 +35,7 @@ final class ApiJson {
     @Serdeable
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record EntryPoint(String name, String address, @Nullable Integer port, Map<String, Object> transport,
-                      Map<String, Object> forwardedHeaders, Map<String, Object> http) {
+                      Map<String, Object> forwardedHeaders, Map<String, Object> http, Map<String, Object> http2) {
     }
 
     @Serdeable

@@ -75,7 +75,7 @@ final class ApiViews {
             EntryPoint running = bound.get(name);
             Integer port = running != null && running.isListening() ? running.port() : null;
             out.add(new ApiJson.EntryPoint(name, ep.address(), port, ConfigTree.of(ep.transport()),
-                    ConfigTree.of(ep.forwardedHeaders()), ConfigTree.of(ep.http())));
+                    ConfigTree.of(ep.forwardedHeaders()), ConfigTree.of(ep.http()), ConfigTree.of(ep.http2())));
         });
         return out;
     }

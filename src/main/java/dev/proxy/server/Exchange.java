@@ -71,9 +71,17 @@ public final class Exchange implements RequestFacts {
         this.target = new RequestTarget(request, originalHost);
     }
 
-    /** The HTTP version the client spoke. */
+    /**
+     * The HTTP version of the request as the handlers see it: HTTP/1.1 for an HTTP/2 stream too, whose frames are
+     * turned into HTTP/1.1 objects (see {@link #isHttp2()}).
+     */
     public HttpVersion clientVersion() {
         return clientVersion;
+    }
+
+    /** Whether the client sent this request on an HTTP/2 stream. */
+    public boolean isHttp2() {
+        return connection.isHttp2Stream();
     }
 
     public HttpRequest request() {
@@ -472,9 +480,9 @@ public final class Exchange implements RequestFacts {
         RouteHandler handler = route == null ? null : route.handler();
         return new ExchangeRecord(entryPoint(), route == null ? null : route.name(),
                 handler == null ? null : handler.name(), request.method().name(), originalUri,
-                clientVersion.text(), originalHost, request.headers(), clientAddress(), status, bytesSent, startNanos,
-                System.nanoTime() - startNanos, handler != null && handler.name().endsWith("@internal"), serviceUrl,
-                isTls());
+                isHttp2() ? "HTTP/2.0" : clientVersion.text(), originalHost, request.headers(), clientAddress(),
+                status, bytesSent, startNanos, System.nanoTime() - startNanos,
+                handler != null && handler.name().endsWith("@internal"), serviceUrl, isTls());
     }
 
     /** Hands the raw connection over (protocol upgrade): the HTTP codec is removed and the exchange ends. */

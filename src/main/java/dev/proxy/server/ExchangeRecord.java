@@ -12,7 +12,7 @@ import java.net.InetAddress;
  * @param service       qualified service name (or internal service), null when none
  * @param method        request method
  * @param uri           the request target as the client sent it (before any rewriting middleware)
- * @param protocol      {@code HTTP/1.1}, {@code HTTP/1.0}
+ * @param protocol      {@code HTTP/1.1}, {@code HTTP/1.0}, {@code HTTP/2.0}
  * @param host          the Host header as sent
  * @param headers       the request headers (as forwarded: hop-by-hop removed, forwarded headers set)
  * @param client        client address

@@ -4,6 +4,9 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpRequest;
+import io.netty.handler.codec.http.DefaultLastHttpContent;
+import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
@@ -13,10 +16,14 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.netty.handler.codec.http2.Http2FrameCodec;
+import io.netty.handler.codec.http2.HttpConversionUtil;
 import io.netty.util.ReferenceCountUtil;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,6 +31,10 @@ import org.slf4j.LoggerFactory;
  * Serves the HTTP/1.1 requests of one client connection, one at a time and in order: routes each request through
  * the current snapshot and lets the handler answer. Pipelined requests wait (reading pauses) until the response
  * before them is complete, so responses never interleave.
+ * <p>
+ * On an HTTP/2 connection the instance in the connection's pipeline only keeps the connection's state (idle time,
+ * TLS, drain); each stream gets its own instance ({@link #newStream()}) behind Netty's frame-to-HTTP/1 codec, which
+ * serves that stream's single request exactly like an HTTP/1.1 request on a connection of its own.
  */
 final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
 
@@ -31,7 +42,12 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
 
     private final EntryPoint entryPoint;
     private final RoutingService routing;
+    /** The connection's handler when this one serves an HTTP/2 stream; null on a connection. */
+    private final HttpConnectionHandler connectionOfStream;
     private final ArrayDeque<Object> waiting = new ArrayDeque<>();
+    /** The open streams once the connection speaks HTTP/2 (null before and on HTTP/1); read by the timeout sweep. */
+    private volatile Set<HttpConnectionHandler> streams;
+    private Http2FrameCodec http2;
     private ChannelHandlerContext ctx;
     private Exchange current;
     private boolean responseComplete;
@@ -53,6 +69,42 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
     HttpConnectionHandler(EntryPoint entryPoint, RoutingService routing) {
         this.entryPoint = entryPoint;
         this.routing = routing;
+        this.connectionOfStream = null;
+    }
+
+    private HttpConnectionHandler(HttpConnectionHandler connection) {
+        this.entryPoint = connection.entryPoint;
+        this.routing = connection.routing;
+        this.connectionOfStream = connection;
+        this.tls = connection.tls;
+    }
+
+    /** Called by the protocol negotiation when the connection speaks HTTP/2; {@code codec} is its frame codec. */
+    void http2Established(Http2FrameCodec codec) {
+        this.http2 = codec;
+        this.streams = ConcurrentHashMap.newKeySet();
+    }
+
+    /** The handler for one new HTTP/2 stream of this connection. */
+    HttpConnectionHandler newStream() {
+        return new HttpConnectionHandler(this);
+    }
+
+    /** Whether this handler serves an HTTP/2 stream (its requests are HTTP/2 requests seen as HTTP/1.1). */
+    boolean isHttp2Stream() {
+        return connectionOfStream != null;
+    }
+
+    private void streamOpened(HttpConnectionHandler stream) {
+        streams.add(stream);
+        idleSince = 0;
+    }
+
+    private void streamClosed(HttpConnectionHandler stream) {
+        streams.remove(stream);
+        if (streams.isEmpty()) {
+            idleSince = System.nanoTime();
+        }
     }
 
     String entryPointName() {
@@ -77,8 +129,12 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
     public void channelActive(ChannelHandlerContext ctx) {
         this.ctx = ctx;
         clientAddress(); // known while the channel is open: records of aborted exchanges need it later
-        idleSince = System.nanoTime();
-        entryPoint.connectionOpened(this);
+        if (connectionOfStream != null) {
+            connectionOfStream.streamOpened(this); // a stream is never idle: its connection is, between streams
+        } else {
+            idleSince = System.nanoTime();
+            entryPoint.connectionOpened(this);
+        }
         ctx.fireChannelActive();
     }
 
@@ -93,7 +149,11 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
         }
         waiting.forEach(ReferenceCountUtil::release);
         waiting.clear();
-        entryPoint.connectionClosed(this);
+        if (connectionOfStream != null) {
+            connectionOfStream.streamClosed(this);
+        } else {
+            entryPoint.connectionClosed(this);
+        }
         ctx.fireChannelInactive();
     }
 
@@ -129,6 +189,12 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (msg instanceof FullHttpRequest full) {
+            // An HTTP/2 request in one HEADERS frame: head and (empty) body go their own ways, as from HTTP/1.1.
+            channelRead(ctx, new DefaultHttpRequest(full.protocolVersion(), full.method(), full.uri(), full.headers()));
+            channelRead(ctx, new DefaultLastHttpContent(full.content(), full.trailingHeaders()));
+            return;
+        }
         if (discardRest && current == null) {
             // The parser may have decoded more messages from the same read (pipelined requests after a refused one,
             // or after a response that closed the connection): none of them is served.
@@ -168,6 +234,12 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
         if (request.decoderResult().isFailure()) {
             rejectMalformed(ctx, request);
             return;
+        }
+        if (connectionOfStream != null) {
+            // Netty's codec notes the stream id and scheme in extension headers: they are not the client's.
+            for (HttpConversionUtil.ExtensionHeaderNames name : HttpConversionUtil.ExtensionHeaderNames.values()) {
+                request.headers().remove(name.text());
+            }
         }
         RequestHeadCheck.Verdict verdict = RequestHeadCheck.check(request);
         if (verdict != RequestHeadCheck.PASS && verdict != RequestHeadCheck.OPTIONS_ASTERISK) {
@@ -340,8 +412,14 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
                 : write > 0 && responding != 0 && now - responding > write ? "writeTimeout"
                 : null;
         if (expired != null && ctx != null && !upgraded) {
-            LOG.debug("entry point {}: closing connection from {}: {}", entryPoint.name(), ctx.channel().remoteAddress(), expired);
+            LOG.debug("entry point {}: closing {} from {}: {}", entryPoint.name(),
+                    connectionOfStream == null ? "connection" : "stream", ctx.channel().remoteAddress(), expired);
             ctx.close();
+        }
+        Set<HttpConnectionHandler> open = streams;
+        if (open != null) {
+            // Streams have the read and write deadlines of a request; idleness is the connection's alone.
+            open.forEach(stream -> stream.enforceTimeouts(now, 0, read, write));
         }
     }
 
@@ -365,7 +443,10 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
         ctx.close();
     }
 
-    /** Closes the connection now if no request is in progress (graceful shutdown). */
+    /**
+     * Closes the connection now if no request is in progress (graceful shutdown). An HTTP/2 connection has no
+     * request of its own: closing it sends GOAWAY, and its codec closes it once the open streams are done.
+     */
     void closeIfIdle() {
         if (ctx == null) {
             return;
@@ -378,8 +459,14 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
     }
 
     void forceClose() {
-        if (ctx != null) {
-            ctx.close();
+        if (ctx == null) {
+            return;
         }
+        ctx.executor().execute(() -> {
+            if (http2 != null) {
+                http2.gracefulShutdownTimeoutMillis(0); // closing sends GOAWAY and no longer waits for streams
+            }
+            ctx.close();
+        });
     }
 }

@@ -3,13 +3,23 @@ package dev.proxy.server;
 import dev.proxy.tls.SniSelector;
 import dev.proxy.tls.acme.AcmeChallenges;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http2.Http2FrameCodec;
+import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
+import io.netty.handler.codec.http2.Http2MultiplexHandler;
+import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.handler.codec.http2.Http2StreamChannel;
+import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
 import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.handler.ssl.ApplicationProtocolNegotiationHandler;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import org.slf4j.Logger;
@@ -21,19 +31,25 @@ import org.slf4j.LoggerFactory;
  *   <li>The first byte tells TLS from plain text: a TLS connection starts with a handshake record (0x16), which no
  *       HTTP/1.x request line can start with. TLS is accepted only while the entry point has TLS routers (as in
  *       Traefik, where an entry point is TLS when a router on it is); otherwise the bytes go to the HTTP parser,
- *       which refuses them.</li>
+ *       which refuses them. Plain text that starts with the HTTP/2 connection preface is HTTP/2 with prior knowledge
+ *       (h2c); anything else is HTTP/1.x.</li>
  *   <li>On TLS, {@link SniSelector} answers the ClientHello (options and certificate by SNI name), and after the
- *       handshake the ALPN result picks the protocol: {@code http/1.1} (or none) installs the HTTP/1.1 codec;
- *       {@code acme-tls/1} — a CA validating a TLS-ALPN-01 challenge — is closed once the handshake has shown the
- *       challenge certificate. HTTP/2 ({@code h2}) is meant to be one more branch here.</li>
+ *       handshake the ALPN result picks the protocol: {@code h2} installs HTTP/2, {@code http/1.1} (or none) the
+ *       HTTP/1.1 codec; {@code acme-tls/1} — a CA validating a TLS-ALPN-01 challenge — is closed once the handshake
+ *       has shown the challenge certificate.</li>
  * </ol>
  * Either way the connection ends with the same {@link HttpConnectionHandler}, which was in the pipeline from the
- * start (its idle timeout covers a client that never sends a byte or never finishes a handshake).
+ * start (its idle timeout covers a client that never sends a byte or never finishes a handshake). On HTTP/2 it keeps
+ * the connection's state, and every stream gets a handler of its own behind Netty's frame-to-HTTP/1 codec, so routing,
+ * middlewares and forwarding see each stream as one HTTP/1.1 exchange.
  */
 final class ProtocolNegotiator extends ByteToMessageDecoder {
 
     private static final Logger LOG = LoggerFactory.getLogger(ProtocolNegotiator.class);
     private static final int TLS_HANDSHAKE_RECORD = 0x16;
+    /** What an HTTP/2 client with prior knowledge sends first (RFC 9113 §3.4). */
+    private static final ByteBuf H2_PREFACE = Unpooled.unreleasableBuffer(
+            Unpooled.copiedBuffer("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", StandardCharsets.US_ASCII)).asReadOnly();
 
     /** Edge defaults close to nginx's: an 8 KiB request line, 32 KiB of headers in all. */
     static final int MAX_INITIAL_LINE = 8 * 1024;
@@ -65,9 +81,52 @@ final class ProtocolNegotiator extends ByteToMessageDecoder {
             p.addAfter(ctx.name(), "tls", selector);
             p.addAfter("tls", "alpn", new AfterHandshake(selector));
         } else {
-            installHttp1(p);
+            int preface = prefaceMatch(in);
+            if (preface == 0) {
+                return; // so far the bytes are the start of the HTTP/2 preface: wait for more
+            }
+            if (preface > 0) {
+                installHttp2(p);
+            } else {
+                installHttp1(p);
+            }
         }
         p.remove(this); // what was read so far goes on to the handlers just added
+    }
+
+    /** 1: the bytes start with the whole HTTP/2 preface; 0: with a part of it; -1: they are something else. */
+    private static int prefaceMatch(ByteBuf in) {
+        int n = Math.min(in.readableBytes(), H2_PREFACE.readableBytes());
+        if (!ByteBufUtil.equals(in, in.readerIndex(), H2_PREFACE, 0, n)) {
+            return -1;
+        }
+        return n == H2_PREFACE.readableBytes() ? 1 : 0;
+    }
+
+    /**
+     * HTTP/2: Netty's frame codec (SETTINGS with the entry point's {@code maxConcurrentStreams}) and its multiplexer,
+     * which gives every stream a child channel of its own: frames to HTTP/1 objects, then a stream handler.
+     */
+    private void installHttp2(ChannelPipeline p) {
+        Http2FrameCodec codec = Http2FrameCodecBuilder.forServer()
+                .initialSettings(Http2Settings.defaultSettings()
+                        .maxConcurrentStreams(entryPoint.config().http2().maxConcurrentStreams())
+                        .maxHeaderListSize(MAX_HEADER_SIZE))
+                // A closing connection (drain, idle) waits for its streams; the drain's grace period bounds it.
+                .gracefulShutdownTimeoutMillis(-1)
+                .build();
+        p.addBefore("http", "h2", codec);
+        p.addBefore("http", "h2streams", new Http2MultiplexHandler(new ChannelInitializer<Http2StreamChannel>() {
+            @Override
+            protected void initChannel(Http2StreamChannel ch) {
+                HttpConnectionHandler stream = connection.newStream();
+                ChannelPipeline sp = ch.pipeline();
+                sp.addLast("bytes", stream.firstByteMarker());
+                sp.addLast("codec", new Http2StreamFrameToHttpObjectCodec(true));
+                sp.addLast("http", stream);
+            }
+        }));
+        connection.http2Established(codec);
     }
 
     private void installHttp1(ChannelPipeline p) {
@@ -122,7 +181,8 @@ final class ProtocolNegotiator extends ByteToMessageDecoder {
                 ctx.close();
                 return;
             }
-            if (!protocol.isEmpty() && !protocol.equals(ApplicationProtocolNames.HTTP_1_1)) {
+            boolean h2 = protocol.equals(ApplicationProtocolNames.HTTP_2);
+            if (!h2 && !protocol.isEmpty() && !protocol.equals(ApplicationProtocolNames.HTTP_1_1)) {
                 LOG.debug("entry point {}: ALPN protocol {} is not served; closing", entryPoint.name(), protocol);
                 ctx.close();
                 return;
@@ -133,7 +193,11 @@ final class ProtocolNegotiator extends ByteToMessageDecoder {
             }
             String sni = selector.hostname() == null ? "" : selector.hostname().toLowerCase(Locale.ROOT);
             connection.tlsEstablished(new ConnectionTls(sni, selector.options().name(), protocol));
-            installHttp1(ctx.pipeline());
+            if (h2) {
+                installHttp2(ctx.pipeline());
+            } else {
+                installHttp1(ctx.pipeline());
+            }
         }
 
         @Override

@@ -35,11 +35,11 @@ import javax.net.ssl.TrustManagerFactory;
 public final class CompiledTlsOptions {
 
     /**
-     * The ALPN protocols this proxy speaks on a TLS connection, in the order tried when the configuration lists them;
-     * HTTP/2 ({@code h2}) joins here when it is served. {@code acme-tls/1} is not in it: it is answered only with a
+     * The ALPN protocols this proxy speaks on a TLS connection, offered in the order the configuration lists them
+     * (a client asking for both gets {@code h2} with the default list). {@code acme-tls/1} is not in it: it is answered only with a
      * challenge certificate (see {@link dev.proxy.tls.acme.AcmeChallenges}).
      */
-    static final Set<String> SERVED_ALPN = Set.of("http/1.1");
+    static final Set<String> SERVED_ALPN = Set.of("h2", "http/1.1");
 
     /** Go fixes the TLS 1.3 suites (they are all strong); the JDK would drop them if a 1.2-only list were set. */
     private static final List<String> TLS13_SUITES = List.of("TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384",

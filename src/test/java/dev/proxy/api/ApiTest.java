@@ -184,7 +184,8 @@ class ApiTest {
                         "respondingTimeouts", Map.of("readTimeout", "1m", "writeTimeout", "0s", "idleTimeout", "3m"),
                         "maxConnections", 0),
                 "forwardedHeaders", Map.of("trustedIPs", List.of(), "insecure", false),
-                "http", Map.of("middlewares", List.of(), "maxRequestBodyBytes", 0)));
+                "http", Map.of("middlewares", List.of(), "maxRequestBodyBytes", 0),
+                "http2", Map.of("maxConcurrentStreams", 250)));
         assertThat(f.api("/entrypoints/nope").statusCode()).isEqualTo(404);
     }
 

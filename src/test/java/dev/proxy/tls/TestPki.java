@@ -113,7 +113,7 @@ final class TestPki {
         return Pem.encode(List.of(ca));
     }
 
-    /** A server certificate for the DNS names (the first is also the CN). */
+    /** A server certificate for the DNS names or IPv4 addresses (the first is also the CN). */
     Issued server(String... dnsNames) throws Exception {
         return issue(dnsNames[0], List.of(dnsNames), KeyPurposeId.id_kp_serverAuth);
     }
@@ -132,7 +132,8 @@ final class TestPki {
         b.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(purpose));
         if (!dnsNames.isEmpty()) {
             b.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(
-                    dnsNames.stream().map(n -> new GeneralName(GeneralName.dNSName, n)).toArray(GeneralName[]::new)));
+                    dnsNames.stream().map(n -> new GeneralName(n.matches("[0-9.]+") ? GeneralName.iPAddress
+                            : GeneralName.dNSName, n)).toArray(GeneralName[]::new)));
         }
         return new Issued(keys.getPrivate(), sign(b, caKeys.getPrivate()), ca);
     }

@@ -8,7 +8,8 @@ import java.util.Locale;
 /**
  * One backend of a load balancer.
  *
- * @param url    {@code http://host:port} (a path prefix is allowed); {@code h2c://} arrives with issue 4
+ * @param url    {@code http://host:port} (a path prefix is allowed), {@code https://}, or {@code h2c://} (HTTP/2 in
+ *               cleartext with prior knowledge, as gRPC servers speak it)
  * @param weight relative share, default 1; 0 takes the server out of rotation
  * @param port   label form ({@code loadbalancer.server.port}): providers turn it into a URL
  * @param scheme label form ({@code loadbalancer.server.scheme})

@@ -10,9 +10,11 @@ import io.micronaut.core.annotation.Nullable;
  * @param transport        lifecycle and timeouts
  * @param forwardedHeaders trust of incoming {@code X-Forwarded-*} headers
  * @param http             defaults for the routers on this entry point (middlewares)
+ * @param http2            HTTP/2 settings (maxConcurrentStreams)
  */
 public record EntryPointConfig(@Nullable String address, @Nullable TransportConfig transport,
-                               @Nullable ForwardedHeadersConfig forwardedHeaders, @Nullable EntryPointHttpConfig http) {
+                               @Nullable ForwardedHeadersConfig forwardedHeaders, @Nullable EntryPointHttpConfig http,
+                               @Nullable EntryPointHttp2Config http2) {
 
     public EntryPointConfig {
         if (address == null || address.isBlank()) {
@@ -26,10 +28,11 @@ public record EntryPointConfig(@Nullable String address, @Nullable TransportConf
         transport = transport == null ? TransportConfig.DEFAULT : transport;
         forwardedHeaders = forwardedHeaders == null ? ForwardedHeadersConfig.DEFAULT : forwardedHeaders;
         http = http == null ? EntryPointHttpConfig.DEFAULT : http;
+        http2 = http2 == null ? EntryPointHttp2Config.DEFAULT : http2;
     }
 
     public static EntryPointConfig at(String address) {
-        return new EntryPointConfig(address, null, null, null);
+        return new EntryPointConfig(address, null, null, null, null);
     }
 
     public ListenAddress listenAddress() {

@@ -12,6 +12,7 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import jakarta.inject.Singleton;
@@ -28,6 +29,7 @@ import javax.net.ssl.SSLException;
  * Keep-alive connections to backends. Each I/O thread has its own idle connections per origin, and a request takes
  * one from the thread its client connection runs on: no locks, no thread hops on the request path. Connections
  * idle longer than {@code idleConnTimeout} are closed; at most {@code maxIdleConnsPerHost} stay per thread and origin.
+ * {@code h2c://} servers get multiplexed HTTP/2 connections instead, per thread too (see {@link H2cConnections}).
  */
 @Singleton
 public class BackendPool {
@@ -38,6 +40,7 @@ public class BackendPool {
     private final ServersTransportConfig config;
     private final Map<EventLoop, Map<Origin, ArrayDeque<Channel>>> idle = new ConcurrentHashMap<>();
     private final BackendTls backendTls;
+    private final H2cConnections h2c;
     private volatile SslContext tls;
 
     public BackendPool(NettyTransport transport, InstallConfig install) {
@@ -49,6 +52,7 @@ public class BackendPool {
         this.transport = transport;
         this.config = install.serversTransport();
         this.backendTls = backendTls;
+        this.h2c = new H2cConnections(transport, config, this);
     }
 
     /** The {@link BackendTls} key for the targets of {@code service}: the name when it has a profile, else empty. */
@@ -58,6 +62,10 @@ public class BackendPool {
 
     /** Gives an idle connection to {@code origin} on {@code loop}, or dials one; the callback runs on {@code loop}. */
     void acquire(EventLoop loop, Origin origin, boolean fresh, BiConsumer<BackendConnection, Throwable> callback) {
+        if (origin.h2c()) {
+            h2c.acquire(loop, origin, fresh, callback); // a stream on a shared connection, see H2cConnections
+            return;
+        }
         if (!fresh) {
             ArrayDeque<Channel> idleHere = idleOn(loop).get(origin);
             Channel ch;
@@ -106,6 +114,10 @@ public class BackendPool {
 
     /** Returns a connection whose exchange finished cleanly; closes it when the pool is full. */
     void release(Channel ch, Origin origin) {
+        if (ch instanceof Http2StreamChannel) {
+            ch.close(); // an HTTP/2 stream is used once; its connection stays with H2cConnections
+            return;
+        }
         if (!ch.isActive()) {
             return;
         }

@@ -55,7 +55,12 @@ public class Forwarder {
         }
         boolean webSocket = HopByHop.isWebSocketUpgrade(h);
         boolean chunked = HttpUtil.isTransferEncodingChunked(request);
+        // "TE: trailers" says the client takes trailers (gRPC needs it end to end): kept, as Go's proxy does.
+        boolean trailers = HopByHop.acceptsTrailers(h);
         HopByHop.strip(h);
+        if (trailers) {
+            h.set(HttpHeaderNames.TE, HttpHeaderValues.TRAILERS);
+        }
         if (chunked) {
             h.set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
         }

@@ -35,6 +35,20 @@ final class HopByHop {
         }
     }
 
+    /** Whether a {@code TE} header lists {@code trailers}. */
+    static boolean acceptsTrailers(HttpHeaders headers) {
+        for (String te : headers.getAll(HttpHeaderNames.TE)) {
+            for (String token : te.split(",")) {
+                String t = token.trim();
+                int semicolon = t.indexOf(';');
+                if ((semicolon < 0 ? t : t.substring(0, semicolon).trim()).equalsIgnoreCase("trailers")) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     /** Whether the request asks to switch to WebSocket ({@code Connection: upgrade} and {@code Upgrade: websocket}). */
     static boolean isWebSocketUpgrade(HttpHeaders headers) {
         return headers.containsValue(HttpHeaderNames.CONNECTION, "upgrade", true)

@@ -13,6 +13,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http2.HttpConversionUtil;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.time.Duration;
@@ -225,6 +226,9 @@ final class ProxyCall implements RequestBodySink {
         backendKeepAlive = HttpUtil.isKeepAlive(response);
         boolean chunked = HttpUtil.isTransferEncodingChunked(response);
         HopByHop.strip(h);
+        if (target.origin().h2c()) {
+            h.remove(HttpConversionUtil.ExtensionHeaderNames.STREAM_ID.text()); // noted by Netty's codec, not sent
+        }
         boolean bodyless = exchange.isHead() || response.status().code() == 204 || response.status().code() == 304;
         if (!bodyless && !h.contains(HttpHeaderNames.CONTENT_LENGTH)) {
             if (exchange.clientVersion().equals(HttpVersion.HTTP_1_1)) {

@@ -31,6 +31,7 @@ public record Target(String url, Origin origin, String basePath, boolean passHos
         if (path.endsWith("/")) {
             path = path.substring(0, path.length() - 1);
         }
-        return new Target(url, new Origin(host, port, tls, tls ? tlsProfile : ""), path, passHostHeader);
+        return new Target(url, new Origin(host, port, tls, tls ? tlsProfile : "", scheme.equals("h2c")), path,
+                passHostHeader);
     }
 }
