@@ -63,29 +63,35 @@ final class ServiceIndex {
             if (in == null) {
                 return false;
             }
-            indexed = parse(in);
-            indexed.computeIfPresent(BEAN_DEFINITIONS, (service, names) -> names.stream()
-                    .filter(name -> skipped.stream().noneMatch(name::startsWith)).toList());
+            indexed = parse(in, skipped);
         } catch (IOException e) {
             return false;   // no index: Micronaut scans the jar, which is only slower
         }
         try {
-            StaticOptimizations.set(new SoftServiceLoader.Optimizations(new Loaders(loader, indexed)));
+            StaticOptimizations.set(new SoftServiceLoader.Optimizations(loaders(loader, indexed)));
             return true;
         } catch (IllegalStateException e) {
             return false;   // Micronaut has already read its hook in this JVM (a second start in tests)
         }
     }
 
-    /** The index's lines grouped by service, in file order. */
-    static Map<String, List<String>> parse(InputStream in) throws IOException {
+    /**
+     * The index's lines grouped by service, in file order.
+     *
+     * @param skipped packages (prefixes ending in a dot) whose bean definitions are left out
+     */
+    static Map<String, List<String>> parse(InputStream in, List<String> skipped) throws IOException {
         Map<String, List<String>> byService = new LinkedHashMap<>();
         BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
         for (String line = reader.readLine(); line != null; line = reader.readLine()) {
             int slash = line.indexOf('/');
-            if (slash > 0 && slash < line.length() - 1) {
-                byService.computeIfAbsent(line.substring(0, slash).trim(), k -> new ArrayList<>())
-                        .add(line.substring(slash + 1).trim());
+            if (slash <= 0 || slash == line.length() - 1) {
+                continue;
+            }
+            String service = line.substring(0, slash).trim();
+            String name = line.substring(slash + 1).trim();
+            if (!service.equals(BEAN_DEFINITIONS) || skipped.stream().noneMatch(name::startsWith)) {
+                byService.computeIfAbsent(service, k -> new ArrayList<>()).add(name);
             }
         }
         return byService;
@@ -111,6 +117,12 @@ final class ServiceIndex {
             throw new UncheckedIOException("cannot read META-INF/services/" + service, e);
         }
         return names;
+    }
+
+    /** Micronaut's static service loaders over an index: one for every service name, indexed or not. */
+    static Map<String, SoftServiceLoader.StaticServiceLoader<?>> loaders(ClassLoader loader,
+                                                                         Map<String, List<String>> indexed) {
+        return new Loaders(loader, indexed);
     }
 
     /**

@@ -76,13 +76,16 @@ public class RoutingService implements MergedConfigListener {
     private Map<String, Map<String, String>> lastOptionsByHost = Map.of();
     private volatile CertificateFiles files = CertificateFiles.of(TlsConfig.EMPTY);
     private final ScheduledExecutorService fileCheck;
+    private final SelfSignedCertificate.Lazy defaultCertificate = SelfSignedCertificate.onFirstUse();
 
     @Inject
     public RoutingService(InstallConfig config, InternalServices internal, Forwarder forwarder,
                           Middlewares middlewares, CertificateResolvers resolvers) {
         this.internal = internal;
-        // Made when a handshake first needs it: generating it costs ~0.1 CPU-s, a tenth of a start.
-        this.tlsCompiler = new TlsCompiler(SelfSignedCertificate.onFirstUse());
+        // Generated on a thread of its own, alongside the rest of the start (~0.1 CPU-s, Bouncy Castle's first use
+        // included, that the first /ping need not wait for); a handshake needing it before it is made waits for it.
+        defaultCertificate.prepare();
+        this.tlsCompiler = new TlsCompiler(defaultCertificate);
         this.resolvers = resolvers;
         this.lastOptions = tlsCompiler.options(TlsConfig.EMPTY);
         TlsSnapshot tls = new TlsSnapshot(tlsCompiler.certificates(TlsConfig.EMPTY, resolvers.certificates()).store(),
