@@ -11,6 +11,7 @@ import dev.proxy.server.ProxyServer;
 import dev.proxy.systemd.Systemd;
 import io.micronaut.context.ApplicationContext;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -57,10 +58,12 @@ final class Serve {
                 .ifPresent(AccessLog::reopen)));
         long configured = uptimeMillis();
         InstallConfig config = loaded.config();
+        boolean indexed = ServiceIndex.install(Serve.class.getClassLoader(), unusedModules(config));
         LogSetup.apply(config.log());
         // The install configuration as loaded, for support; ConfigTree masks secrets, including credentials held as
         // plain text (an access key id), which the records' own toString would print.
         LOG.debug("install configuration: {}", ConfigTree.of(config));
+        LOG.debug("Micronaut services: {}", indexed ? "from the jar's index " + ServiceIndex.RESOURCE : "scanned");
         // The install configuration is the only configuration: Micronaut reads no application.yml, no environment
         // variables and no cloud metadata (each also costs start-up time).
         ApplicationContext context = ApplicationContext.builder()
@@ -110,6 +113,22 @@ final class Serve {
             Thread.currentThread().interrupt();
         }
         return 0;
+    }
+
+    /**
+     * Packages of Micronaut modules whose beans serving never uses, so that the context does not load and check their
+     * bean definitions (~200 of ~430): Micronaut's own HTTP server, router and management endpoints (the proxy's
+     * Netty entry points serve every request, {@code ping@internal} included, and Micronaut's server is never
+     * started), its declarative HTTP client (the Consul client builds its own), and Micronaut AWS unless the
+     * {@code clusterTasks} provider is configured. The modules stay on the class path.
+     */
+    static List<String> unusedModules(InstallConfig config) {
+        List<String> unused = new ArrayList<>(List.of("io.micronaut.http.server.", "io.micronaut.web.router.",
+                "io.micronaut.management.", "io.micronaut.http.client."));
+        if (config.providers().clusterTasks() == null) {
+            unused.add("io.micronaut.aws.");
+        }
+        return unused;
     }
 
     /**

@@ -13,7 +13,6 @@ import dev.proxy.server.balance.ServiceHandler;
 import dev.proxy.server.forward.Forwarder;
 import dev.proxy.tls.CertificateFiles;
 import dev.proxy.tls.SelfSignedCertificate;
-import dev.proxy.tls.ServerCertificate;
 import dev.proxy.tls.TlsCompiler;
 import dev.proxy.tls.TlsSnapshot;
 import dev.proxy.tls.acme.AcmeHttpChallengeHandler;
@@ -77,13 +76,16 @@ public class RoutingService implements MergedConfigListener {
     private Map<String, Map<String, String>> lastOptionsByHost = Map.of();
     private volatile CertificateFiles files = CertificateFiles.of(TlsConfig.EMPTY);
     private final ScheduledExecutorService fileCheck;
+    private final SelfSignedCertificate.Lazy defaultCertificate = SelfSignedCertificate.onFirstUse();
 
     @Inject
     public RoutingService(InstallConfig config, InternalServices internal, Forwarder forwarder,
                           Middlewares middlewares, CertificateResolvers resolvers) {
         this.internal = internal;
-        ServerCertificate generated = SelfSignedCertificate.generate();
-        this.tlsCompiler = new TlsCompiler(generated);
+        // Generated on a thread of its own, alongside the rest of the start (~0.1 CPU-s, Bouncy Castle's first use
+        // included, that the first /ping need not wait for); a handshake needing it before it is made waits for it.
+        defaultCertificate.prepare();
+        this.tlsCompiler = new TlsCompiler(defaultCertificate);
         this.resolvers = resolvers;
         this.lastOptions = tlsCompiler.options(TlsConfig.EMPTY);
         TlsSnapshot tls = new TlsSnapshot(tlsCompiler.certificates(TlsConfig.EMPTY, resolvers.certificates()).store(),

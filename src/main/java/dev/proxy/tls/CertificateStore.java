@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The certificates served, indexed by DNS name (Traefik's default store). Lookup of an SNI name: a certificate
@@ -13,7 +14,7 @@ import java.util.Map;
 public final class CertificateStore {
 
     private final Map<String, ServerCertificate> byName = new HashMap<>();
-    private final ServerCertificate defaultCertificate;
+    private final Supplier<ServerCertificate> defaultCertificate;
     private final List<ServerCertificate> all;
 
     /**
@@ -21,6 +22,15 @@ public final class CertificateStore {
      * @param defaultCertificate served when none matches
      */
     public CertificateStore(List<ServerCertificate> certificates, ServerCertificate defaultCertificate) {
+        this(certificates, () -> defaultCertificate);
+    }
+
+    /**
+     * @param certificates in order of preference: when two cover the same name, the first one is served for it
+     * @param defaultCertificate served when none matches; asked for only then (the generated default certificate is
+     *                           made on first use), and must give the same object every time
+     */
+    public CertificateStore(List<ServerCertificate> certificates, Supplier<ServerCertificate> defaultCertificate) {
         this.all = List.copyOf(certificates);
         this.defaultCertificate = defaultCertificate;
         for (ServerCertificate c : all) {
@@ -48,7 +58,7 @@ public final class CertificateStore {
     }
 
     public ServerCertificate defaultCertificate() {
-        return defaultCertificate;
+        return defaultCertificate.get();
     }
 
     public List<ServerCertificate> certificates() {

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
 import java.util.List;
+import java.util.function.Supplier;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.Extension;
@@ -38,6 +39,39 @@ public final class SelfSignedCertificate {
 
     public static ServerCertificate generate() {
         return generate(COMMON_NAME, List.of(), "generated");
+    }
+
+    /** The default certificate, generated when first asked for or {@link Lazy#prepare() prepared}. */
+    public static Lazy onFirstUse() {
+        return new Lazy();
+    }
+
+    /** Generated once, then always the same object; thread-safe. */
+    public static final class Lazy implements Supplier<ServerCertificate> {
+
+        private ServerCertificate made;
+
+        private Lazy() {
+        }
+
+        @Override
+        public synchronized ServerCertificate get() {
+            if (made == null) {
+                made = generate();
+            }
+            return made;
+        }
+
+        /**
+         * Generates it on a background thread, so that a start does not wait for it and the first handshake that
+         * needs it (which would otherwise pay for it, Bouncy Castle's first use included) usually finds it made.
+         */
+        public void prepare() {
+            Thread thread = new Thread(this::get, "proxy-default-certificate");
+            thread.setDaemon(true);
+            thread.setPriority(Thread.MIN_PRIORITY);
+            thread.start();
+        }
     }
 
     /**

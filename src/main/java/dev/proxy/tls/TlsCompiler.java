@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Compiles the merged {@code tls} section: TLS options (checked against the JVM) and certificates (read from their
@@ -17,11 +18,14 @@ import java.util.Map;
  */
 public final class TlsCompiler {
 
-    private final ServerCertificate generatedDefault;
+    private final Supplier<ServerCertificate> generatedDefault;
     private Map<String, CompiledTlsOptions> previous = Map.of();
 
-    /** @param generatedDefault served when no certificate matches and the store names no default */
-    public TlsCompiler(ServerCertificate generatedDefault) {
+    /**
+     * @param generatedDefault served when no certificate matches and the store names no default; asked for only when
+     *                         a handshake needs it
+     */
+    public TlsCompiler(Supplier<ServerCertificate> generatedDefault) {
         this.generatedDefault = generatedDefault;
     }
 
@@ -75,12 +79,13 @@ public final class TlsCompiler {
             }
         }
         loaded.addAll(fromResolvers);
-        ServerCertificate defaultCertificate = generatedDefault;
+        Supplier<ServerCertificate> defaultCertificate = generatedDefault;
         TlsStore store = tls.stores().get(TlsCertificate.DEFAULT_STORE);
         StoreCertificate configured = store == null ? null : store.defaultCertificate();
         if (configured != null) {
             try {
-                defaultCertificate = ServerCertificate.load(configured.certFile(), configured.keyFile());
+                ServerCertificate fromFiles = ServerCertificate.load(configured.certFile(), configured.keyFile());
+                defaultCertificate = () -> fromFiles;
             } catch (IllegalArgumentException e) {
                 errors.add("default certificate " + e.getMessage() + "; serving the generated one");
             }

@@ -61,9 +61,13 @@ public final class TlsSnapshot {
     private void keepContexts(TlsSnapshot previous) {
         Map<ServerCertificate, ServerCertificate> current = new HashMap<>();
         certificates.certificates().forEach(c -> current.putIfAbsent(c, c));
-        current.putIfAbsent(certificates.defaultCertificate(), certificates.defaultCertificate());
         previous.contexts.forEach((key, context) -> {
             ServerCertificate same = current.get(key.certificate());
+            if (same == null) {
+                // Asked for only here: the generated default certificate is made when a handshake first needs it.
+                ServerCertificate byDefault = certificates.defaultCertificate();
+                same = byDefault.equals(key.certificate()) ? byDefault : null;
+            }
             if (same != null && options.get(key.options().name()) == key.options()) {
                 contexts.put(new ContextKey(key.options(), same), context);
             }
