@@ -189,9 +189,14 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (msg instanceof FullHttpRequest full) {
+        if (connectionOfStream != null && msg instanceof FullHttpRequest full) {
             // An HTTP/2 request in one HEADERS frame: head and (empty) body go their own ways, as from HTTP/1.1.
-            channelRead(ctx, new DefaultHttpRequest(full.protocolVersion(), full.method(), full.uri(), full.headers()));
+            // Only on a stream: the HTTP/1 decoder's only full request is its invalid one ("/bad-request", with a
+            // failed decoder result), which must reach rejectMalformed as it is.
+            DefaultHttpRequest head = new DefaultHttpRequest(full.protocolVersion(), full.method(), full.uri(),
+                    full.headers());
+            head.setDecoderResult(full.decoderResult());
+            channelRead(ctx, head);
             channelRead(ctx, new DefaultLastHttpContent(full.content(), full.trailingHeaders()));
             return;
         }
@@ -379,7 +384,10 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
             ctx.close();
             return;
         }
-        while (current == null && !waiting.isEmpty()) {
+        // Pipelined messages read while the previous response was going out: the next request's head AND the rest
+        // of it (its body and end) are handed on now, so that its exchange sees a complete request (a bodyless
+        // request's head waits for its end before it is flushed to the backend).
+        while (!waiting.isEmpty() && (current == null || !current.requestComplete())) {
             channelRead(ctx, waiting.poll());
         }
         if (current == null || !current.requestComplete()) {
