@@ -3,17 +3,14 @@ package dev.proxy.provider.clustertasks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.proxy.testing.DataPlane;
+import dev.proxy.testing.FixedBackend;
 import io.micronaut.context.ApplicationContext;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,7 +35,7 @@ class ClusterTasksHostileAnswersTest {
     private final ScriptedEcs ecs = new ScriptedEcs();
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
-    private final List<HttpServer> backends = new ArrayList<>();
+    private final List<FixedBackend> backends = new ArrayList<>();
     private final AtomicInteger hostileHits = new AtomicInteger();
     private DataPlane plane;
     private ApplicationContext context;
@@ -60,7 +57,7 @@ class ClusterTasksHostileAnswersTest {
         if (context != null) {
             context.close();
         }
-        backends.forEach(b -> b.stop(0));
+        backends.forEach(FixedBackend::close);
         ecs.close();
         List.of("aws.endpointUrl", "aws.accessKeyId", "aws.secretAccessKey", "aws.region").forEach(System::clearProperty);
     }
@@ -196,19 +193,10 @@ class ClusterTasksHostileAnswersTest {
     }
 
     /** A loopback backend answering {@code body}, counting requests in {@code hits}; returns its port. */
-    private int backend(String body, AtomicInteger hits) throws IOException {
-        HttpServer s = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        s.createContext("/", ex -> {
-            hits.incrementAndGet();
-            byte[] out = body.getBytes(StandardCharsets.UTF_8);
-            ex.sendResponseHeaders(200, out.length);
-            try (OutputStream os = ex.getResponseBody()) {
-                os.write(out);
-            }
-        });
-        s.start();
-        backends.add(s);
-        return s.getAddress().getPort();
+    private int backend(String body, AtomicInteger hits) {
+        FixedBackend b = new FixedBackend(body, hits);
+        backends.add(b);
+        return b.port();
     }
 
     private String get(String host) throws Exception {

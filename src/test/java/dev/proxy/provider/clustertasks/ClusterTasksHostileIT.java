@@ -4,19 +4,15 @@ import static dev.proxy.provider.clustertasks.EcsSeed.container;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.proxy.testing.DataPlane;
+import dev.proxy.testing.FixedBackend;
 import dev.proxy.testing.aws.MotoServer;
 import dev.proxy.testing.aws.MotoServerExtension;
 import io.micronaut.context.ApplicationContext;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,7 +43,7 @@ class ClusterTasksHostileIT {
 
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
-    private final List<HttpServer> backends = new ArrayList<>();
+    private final List<FixedBackend> backends = new ArrayList<>();
     private final AtomicInteger hostileHits = new AtomicInteger();
     private DataPlane plane;
     private ApplicationContext context;
@@ -73,7 +69,7 @@ class ClusterTasksHostileIT {
         if (context != null) {
             context.close();
         }
-        backends.forEach(b -> b.stop(0));
+        backends.forEach(FixedBackend::close);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -133,19 +129,10 @@ class ClusterTasksHostileIT {
         return provider;
     }
 
-    private int backend(String body, AtomicInteger hits) throws IOException {
-        HttpServer s = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        s.createContext("/", ex -> {
-            hits.incrementAndGet();
-            byte[] out = body.getBytes(StandardCharsets.UTF_8);
-            ex.sendResponseHeaders(200, out.length);
-            try (OutputStream os = ex.getResponseBody()) {
-                os.write(out);
-            }
-        });
-        s.start();
-        backends.add(s);
-        return s.getAddress().getPort();
+    private int backend(String body, AtomicInteger hits) {
+        FixedBackend b = new FixedBackend(body, hits);
+        backends.add(b);
+        return b.port();
     }
 
     private String get(String host) throws Exception {

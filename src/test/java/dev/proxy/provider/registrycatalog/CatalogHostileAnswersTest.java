@@ -4,17 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.proxy.provider.Backoff;
 import dev.proxy.testing.DataPlane;
+import dev.proxy.testing.FixedBackend;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -38,7 +35,7 @@ class CatalogHostileAnswersTest {
     private final ScriptedConsul consul = new ScriptedConsul();
     private final DataPlane proxy = new DataPlane("--entryPoints.web.address=127.0.0.1:0",
             "--providers.providersThrottleDuration=0s");
-    private final List<HttpServer> backends = new ArrayList<>();
+    private final List<FixedBackend> backends = new ArrayList<>();
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -46,7 +43,7 @@ class CatalogHostileAnswersTest {
     void close() {
         proxy.close();
         consul.close();
-        backends.forEach(b -> b.stop(0));
+        backends.forEach(FixedBackend::close);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -161,18 +158,10 @@ class CatalogHostileAnswersTest {
         return source;
     }
 
-    private int backend(String body) throws IOException {
-        HttpServer s = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        s.createContext("/", ex -> {
-            byte[] out = body.getBytes(StandardCharsets.UTF_8);
-            ex.sendResponseHeaders(200, out.length);
-            try (OutputStream os = ex.getResponseBody()) {
-                os.write(out);
-            }
-        });
-        s.start();
-        backends.add(s);
-        return s.getAddress().getPort();
+    private int backend(String body) {
+        FixedBackend b = new FixedBackend(body);
+        backends.add(b);
+        return b.port();
     }
 
     private String get(String host) {

@@ -6,20 +6,19 @@ import static org.awaitility.Awaitility.await;
 import com.sun.net.httpserver.HttpServer;
 import dev.proxy.config.install.RegistryCatalogConfig;
 import dev.proxy.testing.DataPlane;
+import dev.proxy.testing.FixedBackend;
 import dev.proxy.testing.consul.ConsulAgent;
 import dev.proxy.testing.consul.ServiceRegistration;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.UUID;
 
 /**
@@ -34,7 +33,7 @@ final class CatalogTestBed implements AutoCloseable {
     final String tag = "it-" + UUID.randomUUID().toString().substring(0, 8);
     final DataPlane proxy = new DataPlane("--entryPoints.web.address=127.0.0.1:0",
             "--providers.providersThrottleDuration=0s");
-    private final List<HttpServer> backends = new ArrayList<>();
+    private final List<AutoCloseable> backends = new ArrayList<>();
     private final List<ConsulAgent> agents = new ArrayList<>();
     private final List<String> registered = new ArrayList<>();
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -63,25 +62,18 @@ final class CatalogTestBed implements AutoCloseable {
 
     /** A loopback HTTP backend answering its name; returns its port. */
     int backend(String name) {
-        try {
-            HttpServer s = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-            s.createContext("/", ex -> {
-                byte[] body = name.getBytes(StandardCharsets.UTF_8);
-                ex.sendResponseHeaders(200, body.length);
-                try (OutputStream os = ex.getResponseBody()) {
-                    os.write(body);
-                }
-            });
-            s.start();
-            backends.add(s);
-            return s.getAddress().getPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return backend(name, new AtomicInteger());
+    }
+
+    /** A loopback HTTP backend answering its name and counting its requests in {@code hits}; returns its port. */
+    int backend(String name, AtomicInteger hits) {
+        FixedBackend b = new FixedBackend(name, hits);
+        backends.add(b);
+        return b.port();
     }
 
     void adopt(HttpServer server) {
-        backends.add(server);
+        backends.add(() -> server.stop(0));
     }
 
     /** Registers {@code service} with this test's tag added. */
@@ -129,7 +121,13 @@ final class CatalogTestBed implements AutoCloseable {
     @Override
     public void close() {
         proxy.close();
-        backends.forEach(b -> b.stop(0));
+        for (AutoCloseable b : backends) {
+            try {
+                b.close();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }
         for (ConsulAgent agent : agents) {
             if (agent.isRunning()) {
                 registered.forEach(id -> {

@@ -3,16 +3,12 @@ package dev.proxy.provider.registrycatalog;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.proxy.testing.consul.ConsulAgent;
 import dev.proxy.testing.consul.RealConsul;
 import dev.proxy.testing.consul.ServiceRegistration;
 import io.micronaut.serde.ObjectMapper;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -201,23 +197,7 @@ class RegistryCatalogHostileIT {
 
     /** A loopback backend answering {@code body} and counting its requests under that name; returns its port. */
     private int backend(String body) {
-        try {
-            HttpServer s = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-            AtomicInteger count = hits.computeIfAbsent(body, k -> new AtomicInteger());
-            s.createContext("/", ex -> {
-                count.incrementAndGet();
-                byte[] out = body.getBytes(StandardCharsets.UTF_8);
-                ex.sendResponseHeaders(200, out.length);
-                try (OutputStream os = ex.getResponseBody()) {
-                    os.write(out);
-                }
-            });
-            s.start();
-            bed.adopt(s);
-            return s.getAddress().getPort();
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        return bed.backend(body, hits.computeIfAbsent(body, k -> new AtomicInteger()));
     }
 
     private Map<String, Integer> bodies(String host, int requests) {
