@@ -1,8 +1,7 @@
 package dev.proxy.provider.clustertasks;
 
-import java.util.ArrayList;
+import io.micronaut.core.annotation.Nullable;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
 import software.amazon.awssdk.services.ecs.model.Task;
@@ -13,7 +12,8 @@ import software.amazon.awssdk.services.ecs.model.Task;
  * task definition do not change, and a task that stops leaves {@code ListTasks desiredStatus=RUNNING}; what can
  * change is container-level state (a non-essential container stopping, a container's health), so an entry is
  * described again once it is older than {@link #window} ({@code max(60 s, 4 × refreshSeconds)}), minus a per-task
- * jitter of up to a quarter of it (fixed by the ARN) so those re-describes spread over several refreshes.
+ * jitter of up to half of it (fixed by the ARN; the window is at least four refresh intervals, so the jitter spans at
+ * least two of them) so that those re-describes spread over several refreshes instead of all coming at once.
  *
  * <p>Only tasks whose {@code lastStatus} is {@code RUNNING} are kept: a {@code PENDING} or {@code ACTIVATING} task is
  * described at every refresh until it runs. Not thread-safe: {@link TaskFetcher} uses it from one thread, and
@@ -45,10 +45,10 @@ final class DescribedTasks {
         return Math.max(MIN_WINDOW_NANOS, 4L * refreshSeconds * 1_000_000_000L);
     }
 
-    /** The age at which the entry of {@code arn} is described again: between ¾ of the window and the window. */
+    /** The age at which the entry of {@code arn} is described again: above half the window, at most the window. */
     long staleAfterNanos(String arn) {
-        long quarter = windowNanos / 4;
-        return windowNanos - Math.floorMod((long) arn.hashCode() * 0x9E3779B97F4A7C15L, quarter);
+        long half = windowNanos / 2;
+        return windowNanos - Math.floorMod((long) arn.hashCode() * 0x9E3779B97F4A7C15L, half);
     }
 
     /** The current time of the clock, to stamp the answers of this refresh with. */
@@ -57,7 +57,7 @@ final class DescribedTasks {
     }
 
     /** The known, still fresh description of {@code arn} at {@code now}, or null when it must be described. */
-    Task fresh(String arn, long now) {
+    @Nullable Task fresh(String arn, long now) {
         Entry e = entries.get(arn);
         return e == null || now - e.describedAtNanos() >= staleAfterNanos(arn) ? null : e.task();
     }
@@ -91,10 +91,5 @@ final class DescribedTasks {
     /** How many tasks are kept. */
     int size() {
         return entries.size();
-    }
-
-    /** The ARNs kept, for tests. */
-    List<String> arns() {
-        return new ArrayList<>(entries.keySet());
     }
 }

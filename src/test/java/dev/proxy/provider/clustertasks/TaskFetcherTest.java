@@ -227,8 +227,8 @@ class TaskFetcherTest {
     }
 
     static Stream<Arguments> ages() { // refreshSeconds, age in seconds, described again
-        return Stream.of(arguments(15, 44, false), arguments(15, 60, true), arguments(5, 44, false),
-                arguments(5, 60, true), arguments(30, 89, false), arguments(30, 120, true));
+        return Stream.of(arguments(15, 30, false), arguments(15, 60, true), arguments(5, 30, false),
+                arguments(5, 60, true), arguments(30, 60, false), arguments(30, 120, true));
     }
 
     @ParameterizedTest(name = "refresh {0} s, age {1} s: described again {2}")
@@ -245,21 +245,21 @@ class TaskFetcherTest {
         clock.addAndGet(SECOND * ageSeconds);
         List<TaskContainer> later = fetcher.fetch();
 
-        // The bound is max(60 s, 4 x refreshSeconds); an entry is described again from 3/4 of it (jitter by ARN).
+        // The bound is max(60 s, 4 x refreshSeconds); an entry is described again after half of it (jitter by ARN).
         assertThat(ecs.describedTasks).hasSize(again ? 1 : 0);
         assertThat(later).map(TaskContainer::containerStatus).containsExactly(again ? "STOPPED" : null);
     }
 
     @Test
-    void theJitterSpreadsEntriesOverTheLastQuarterOfTheWindow() {
+    void theJitterSpreadsEntriesOverTheSecondHalfOfTheWindow() {
         DescribedTasks described = new DescribedTasks(15, clock::get);
         Set<Long> ages = new HashSet<>();
         for (int i = 0; i < 1000; i++) {
             long age = described.staleAfterNanos("arn:aws:ecs:us-east-1:1:task/prod/" + i);
-            assertThat(age).isBetween(45 * SECOND + 1, 60 * SECOND);
-            ages.add(age / (5 * SECOND));
+            assertThat(age).isBetween(30 * SECOND + 1, 60 * SECOND);
+            ages.add((age - 1) / (10 * SECOND));
         }
-        assertThat(ages).hasSize(3); // 45-50, 50-55, 55-60 s: all used
+        assertThat(ages).containsExactlyInAnyOrder(3L, 4L, 5L); // 30-40, 40-50, 50-60 s: all used
     }
 
     @Test
