@@ -9,6 +9,7 @@ import io.micronaut.core.annotation.Nullable;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +20,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import software.amazon.awssdk.services.ecs.model.Attachment;
 import software.amazon.awssdk.services.ecs.model.Container;
 import software.amazon.awssdk.services.ecs.model.ContainerDefinition;
@@ -34,15 +36,19 @@ import software.amazon.awssdk.services.ecs.model.TaskDefinition;
  * definitions and hosts, and returns one {@link TaskContainer} per (task, container). Not thread-safe: the polling
  * supervisor calls it from one thread.
  *
- * <p>Per cluster: {@code ListTasks} (every page), {@code DescribeTasks} per {@value EcsApi#BATCH} tasks (up to
+ * <p>Per cluster: {@code ListTasks} (every page), {@code DescribeTasks} of the listed tasks not known from an earlier
+ * refresh (see {@link DescribedTasks}: new, not yet {@code RUNNING}, or older than the staleness bound; every listed
+ * task when {@code healthyTasksOnly}) per {@value EcsApi#BATCH} tasks (up to
  * {@value #PARALLEL_DESCRIBES} batches at once: ECS serves them concurrently, so 1,000 tasks cost about the time of
  * three calls instead of ten), then for
  * container instances not seen before {@code DescribeContainerInstances} per {@value EcsApi#BATCH} and
  * {@code ec2:DescribeInstances} ({@code i-…}) or {@code ssm:DescribeInstanceInformation} ({@code mi-…}, with
  * {@code ecsAnywhere}), and {@code DescribeTaskDefinition} for task definitions not seen before.
  *
- * <p>Caches, so that a steady cluster costs only the list and describe-tasks calls:
+ * <p>Caches, so that a steady cluster costs only the list calls:
  * <ul>
+ *   <li>running tasks' descriptions by task ARN ({@link DescribedTasks}), dropped when the task is no longer
+ *       listed;</li>
  *   <li>task definitions by <em>task-definition</em> ARN (it names one immutable revision): a new task of a known
  *       revision costs nothing (Traefik keys by task ARN, so every new task costs a call: its issue #13884);</li>
  *   <li>container instances by ARN (their instance id never changes), and instance addresses by instance id, kept
@@ -69,6 +75,7 @@ final class TaskFetcher implements AutoCloseable {
     private final Map<String, Definition> definitions = new HashMap<>();
     private final Map<String, String> instanceIds = new HashMap<>();
     private final Map<String, String> addresses = new HashMap<>();
+    private final DescribedTasks described;
     /** Runs the DescribeTasks batches; daemon threads, made when first needed, ended by {@link #close()}. */
     private final ExecutorService describers = new ThreadPoolExecutor(PARALLEL_DESCRIBES, PARALLEL_DESCRIBES,
             30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
@@ -78,8 +85,14 @@ final class TaskFetcher implements AutoCloseable {
             });
 
     TaskFetcher(EcsApi api, ClusterTasksConfig config) {
+        this(api, config, System::nanoTime);
+    }
+
+    /** With the monotonic clock (nanoseconds) that ages the {@link DescribedTasks} entries. */
+    TaskFetcher(EcsApi api, ClusterTasksConfig config, LongSupplier nanoClock) {
         this.api = api;
         this.config = config;
+        this.described = new DescribedTasks(config.refreshSeconds(), nanoClock);
         ((ThreadPoolExecutor) describers).allowCoreThreadTimeOut(true); // idle between refreshes: no threads kept
     }
 
@@ -94,8 +107,10 @@ final class TaskFetcher implements AutoCloseable {
         Set<String> usedInstances = new HashSet<>();
         Map<String, Host> hosts = new HashMap<>();
         List<TaskContainer> out = new ArrayList<>();
+        long now = described.now();
+        DescribedTasks.Next next = new DescribedTasks.Next();
         for (String cluster : clusters) {
-            List<Task> tasks = describeTasks(cluster, api.listRunningTasks(cluster));
+            List<Task> tasks = tasks(cluster, api.listRunningTasks(cluster), now, next);
             resolveHosts(cluster, tasks, hosts);
             String clusterName = nameOf(cluster);
             for (Task task : tasks) {
@@ -123,7 +138,60 @@ final class TaskFetcher implements AutoCloseable {
         instanceIds.keySet().retainAll(usedInstances);
         Set<String> usedIds = new HashSet<>(instanceIds.values());
         addresses.keySet().retainAll(usedIds);
+        described.replace(next); // only now: a failed refresh leaves the known descriptions as they were
         return out;
+    }
+
+    /**
+     * A cluster's listed tasks: the fresh ones from {@link #described}, the others described now (every one when
+     * {@code healthyTasksOnly}: a task's health can change at any time). In listing order, then any task ECS
+     * answered under an ARN not listed, and any answered without an ARN (reported as malformed). Adds to
+     * {@code next} what the next refresh may reuse: running, well-formed tasks, with the time they were described.
+     */
+    private List<Task> tasks(String cluster, List<String> arns, long now, DescribedTasks.Next next) {
+        Set<String> listed = new LinkedHashSet<>(arns);
+        Map<String, Task> known = new HashMap<>();
+        List<String> ask = new ArrayList<>();
+        for (String arn : listed) {
+            Task task = config.healthyTasksOnly() ? null : described.fresh(arn, now);
+            if (task == null) {
+                ask.add(arn);
+            } else {
+                known.put(arn, task);
+                next.put(task, described.describedAt(arn));
+            }
+        }
+        Map<String, Task> answered = new LinkedHashMap<>();
+        List<Task> withoutArn = new ArrayList<>();
+        for (Task task : describeTasks(cluster, ask)) {
+            if (task.taskArn() == null || task.taskArn().isEmpty()) {
+                withoutArn.add(task);
+            } else if (!known.containsKey(task.taskArn())) { // one not asked for: the kept one stands
+                answered.putIfAbsent(task.taskArn(), task);
+            }
+        }
+        List<Task> tasks = new ArrayList<>(listed.size());
+        for (String arn : listed) {
+            Task task = known.containsKey(arn) ? known.get(arn) : answered.remove(arn);
+            if (task != null) {
+                tasks.add(task);
+            }
+        }
+        tasks.addAll(answered.values());
+        tasks.addAll(withoutArn);
+        if (!config.healthyTasksOnly()) {
+            for (Task task : tasks) {
+                if (!known.containsKey(task.taskArn()) && DescribedTasks.keepable(task) && malformed(task) == null) {
+                    next.put(task, now);
+                }
+            }
+        }
+        return tasks;
+    }
+
+    /** How many task descriptions the next refresh may reuse. */
+    int describedTasks() {
+        return described.size();
     }
 
     /**
