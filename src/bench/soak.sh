@@ -61,42 +61,8 @@ ensure_packages() {
   [ -z "$own_policy" ] || $sudo rm -f /usr/sbin/policy-rc.d
 }
 
-free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
-start_pinned() {  # name cmd...: in its own session, pinned to CPU 1; sets LAST_PID
-  local name=$1; shift
-  setsid taskset -c 1 "$@" >"$TMP/$name.log" 2>&1 </dev/null &
-  LAST_PID=$!
-  STARTED+=("$LAST_PID")
-}
-
-cleanup() {
-  local pid
-  for pid in "${STARTED[@]}"; do kill -TERM -- "-$pid" 2>/dev/null || true; done
-  for pid in "${STARTED[@]}"; do
-    for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
-    kill -KILL -- "-$pid" 2>/dev/null || true
-  done
-  [ -z "$TMP" ] || rm -rf "$TMP"
-}
-
-http_status() {
-  ( exec 3<>"/dev/tcp/127.0.0.1/$1" &&
-    printf 'GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' "$2" >&3 &&
-    read -r -t 2 _ code _ <&3 && echo "$code" ) 2>/dev/null || true
-}
-
-wait_ready() {  # port pid
-  local deadline=$((SECONDS + READY_TIMEOUT))
-  while ((SECONDS < deadline)); do
-    [ "$(http_status "$1" /)" = 200 ] && return 0
-    kill -0 "$2" 2>/dev/null || return 1
-    sleep 0.2
-  done
-  return 1
-}
+# shellcheck source=processes.sh
+source "$BENCH_DIR/processes.sh"
 
 start_backend() {  # two nginx servers (ports A and B) in one nginx, both answering 200
   BACKEND_A=$(free_port) BACKEND_B=$(free_port)
