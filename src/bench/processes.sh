@@ -1,5 +1,27 @@
-# Process and port functions shared by the benchmark scripts (sourced, not run). The caller sets TMP (a scratch
+# Packages, processes and ports shared by the benchmark scripts (sourced, not run). The caller sets TMP (a scratch
 # directory), STARTED=() (the process groups to stop) and READY_TIMEOUT (seconds), and traps cleanup on EXIT.
+
+# ensure_packages TOOL...: installs the missing ones (Debian package name = tool name: wrk, nginx, haproxy) without
+# letting the packages start their system services (they would listen on 0.0.0.0:80): a policy-rc.d answering 101
+# makes invoke-rc.d skip them.
+ensure_packages() {
+  local missing=() tool
+  for tool in "$@"; do
+    command -v "$tool" >/dev/null || [ -x "/usr/sbin/$tool" ] || missing+=("$tool")
+  done
+  ((${#missing[@]})) || return 0
+  echo "installing ${missing[*]} from Debian ..."
+  local sudo="" own_policy=""
+  [ "$(id -u)" = 0 ] || sudo=sudo
+  if [ ! -e /usr/sbin/policy-rc.d ]; then
+    printf '#!/bin/sh\nexit 101\n' | $sudo tee /usr/sbin/policy-rc.d >/dev/null
+    $sudo chmod 755 /usr/sbin/policy-rc.d; own_policy=1
+  fi
+  $sudo apt-get -o DPkg::Lock::Timeout=300 update -qq
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq \
+    --no-install-recommends "${missing[@]}" >/dev/null
+  [ -z "$own_policy" ] || $sudo rm -f /usr/sbin/policy-rc.d
+}
 
 free_port() {
   python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'

@@ -41,26 +41,6 @@ parse_args() {
   done
 }
 
-# wrk and nginx from Debian when missing, without starting their system services (see throughput.sh).
-ensure_packages() {
-  local missing=() tool
-  for tool in wrk nginx; do
-    command -v "$tool" >/dev/null || [ -x "/usr/sbin/$tool" ] || missing+=("$tool")
-  done
-  ((${#missing[@]})) || return 0
-  echo "installing ${missing[*]} from Debian ..."
-  local sudo="" own_policy=""
-  [ "$(id -u)" = 0 ] || sudo=sudo
-  if [ ! -e /usr/sbin/policy-rc.d ]; then
-    printf '#!/bin/sh\nexit 101\n' | $sudo tee /usr/sbin/policy-rc.d >/dev/null
-    $sudo chmod 755 /usr/sbin/policy-rc.d; own_policy=1
-  fi
-  $sudo apt-get -o DPkg::Lock::Timeout=300 update -qq
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq \
-    --no-install-recommends "${missing[@]}" >/dev/null
-  [ -z "$own_policy" ] || $sudo rm -f /usr/sbin/policy-rc.d
-}
-
 # shellcheck source=processes.sh
 source "$BENCH_DIR/processes.sh"
 
@@ -113,7 +93,7 @@ rss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0
 
 main() {
   parse_args "$@"
-  ensure_packages
+  ensure_packages wrk nginx
   export PATH="$PATH:/usr/sbin:/sbin"
   STARTED=() TMP=$(mktemp -d -t proxy-soak.XXXXXX)
   trap cleanup EXIT

@@ -52,27 +52,6 @@ parse_args() {
   done
 }
 
-# Install wrk/nginx/haproxy from Debian when missing, without letting the packages start their system
-# services (they would listen on 0.0.0.0:80): a policy-rc.d answering 101 makes invoke-rc.d skip them.
-ensure_packages() {
-  local missing=() tool
-  for tool in wrk nginx haproxy; do
-    command -v "$tool" >/dev/null || [ -x "/usr/sbin/$tool" ] || missing+=("$tool")
-  done
-  ((${#missing[@]})) || return 0
-  echo "installing ${missing[*]} from Debian ..."
-  local sudo="" own_policy=""
-  [ "$(id -u)" = 0 ] || sudo=sudo
-  if [ ! -e /usr/sbin/policy-rc.d ]; then
-    printf '#!/bin/sh\nexit 101\n' | $sudo tee /usr/sbin/policy-rc.d >/dev/null
-    $sudo chmod 755 /usr/sbin/policy-rc.d; own_policy=1
-  fi
-  $sudo apt-get -o DPkg::Lock::Timeout=300 update -qq
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq \
-    --no-install-recommends "${missing[@]}" >/dev/null
-  [ -z "$own_policy" ] || $sudo rm -f /usr/sbin/policy-rc.d
-}
-
 # shellcheck source=processes.sh
 source "$BENCH_DIR/processes.sh"
 
@@ -264,7 +243,7 @@ measure() {  # rep target conc body
 
 main() {
   parse_args "$@"
-  ensure_packages
+  ensure_packages wrk nginx haproxy
   export PATH="$PATH:/usr/sbin:/sbin"
   CLK_TCK=$(getconf CLK_TCK)
   declare -gA PID=() PORT=() GONE=()

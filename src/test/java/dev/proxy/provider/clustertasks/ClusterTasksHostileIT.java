@@ -6,12 +6,10 @@ import static org.awaitility.Awaitility.await;
 
 import dev.proxy.testing.DataPlane;
 import dev.proxy.testing.FixedBackend;
+import dev.proxy.testing.Http;
 import dev.proxy.testing.aws.MotoServer;
 import dev.proxy.testing.aws.MotoServerExtension;
 import io.micronaut.context.ApplicationContext;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -41,8 +39,6 @@ class ClusterTasksHostileIT {
     private static MotoServer moto;
     private static EcsSeed seed;
 
-    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
     private final List<FixedBackend> backends = new ArrayList<>();
     private final AtomicInteger hostileHits = new AtomicInteger();
     private DataPlane plane;
@@ -135,10 +131,8 @@ class ClusterTasksHostileIT {
         return b.port();
     }
 
-    private String get(String host) throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(plane.url("web", "/")))
-                .header("Host", host).timeout(Duration.ofSeconds(10)).build();
-        HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
+    private String get(String host) {
+        HttpResponse<String> response = Http.get(plane.url("web", "/"), "Host", host);
         return response.statusCode() + " " + response.body();
     }
 }
