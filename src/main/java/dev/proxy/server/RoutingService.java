@@ -82,9 +82,12 @@ public class RoutingService implements MergedConfigListener {
     public RoutingService(InstallConfig config, InternalServices internal, Forwarder forwarder,
                           Middlewares middlewares, CertificateResolvers resolvers) {
         this.internal = internal;
-        // Generated on a thread of its own, alongside the rest of the start (~0.1 CPU-s, Bouncy Castle's first use
-        // included, that the first /ping need not wait for); a handshake needing it before it is made waits for it.
-        defaultCertificate.prepare();
+        // Generated on a thread of its own once TLS is configured (here: an entry point's http.tls; later: a router
+        // with tls), ~0.1 CPU-s with Bouncy Castle's first use that a start without TLS does not pay, nor hold its
+        // ~300 classes in memory; a handshake needing it before it is made waits for it.
+        if (config.entryPoints().values().stream().anyMatch(ep -> ep.http().tls() != null)) {
+            defaultCertificate.prepare();
+        }
         this.tlsCompiler = new TlsCompiler(defaultCertificate);
         this.resolvers = resolvers;
         this.lastOptions = tlsCompiler.options(TlsConfig.EMPTY);
@@ -124,6 +127,9 @@ public class RoutingService implements MergedConfigListener {
     public synchronized void onMergedConfig(MergedConfig merged) {
         Map<String, Router> routers = merged.routers();
         TlsConfig tls = merged.tls();
+        if (routers.values().stream().anyMatch(r -> r.tls() != null)) {
+            defaultCertificate.prepare();
+        }
         long start = System.nanoTime();
         TlsCompiler.Options options = tlsCompiler.options(tls);
         options.errors().forEach((name, reason) -> LOG.error("TLS options {} invalid: {}", name, reason));

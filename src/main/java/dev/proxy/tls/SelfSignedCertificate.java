@@ -50,6 +50,7 @@ public final class SelfSignedCertificate {
     public static final class Lazy implements Supplier<ServerCertificate> {
 
         private ServerCertificate made;
+        private boolean prepared;
 
         private Lazy() {
         }
@@ -65,8 +66,13 @@ public final class SelfSignedCertificate {
         /**
          * Generates it on a background thread, so that a start does not wait for it and the first handshake that
          * needs it (which would otherwise pay for it, Bouncy Castle's first use included) usually finds it made.
+         * Only the first call does anything.
          */
-        public void prepare() {
+        public synchronized void prepare() {
+            if (prepared || made != null) {
+                return;
+            }
+            prepared = true;
             Thread thread = new Thread(this::get, "proxy-default-certificate");
             thread.setDaemon(true);
             thread.setPriority(Thread.MIN_PRIORITY);
