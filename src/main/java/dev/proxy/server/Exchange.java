@@ -50,6 +50,8 @@ public final class Exchange implements RequestFacts {
     private List<Consumer<HttpResponse>> responseHeadHooks;
     private List<ResponseBodyFilter> bodyFilters;
     private HttpResponse heldHead;
+    /** A streamed response's head not written yet: sent with the body's end when that follows at once. */
+    private HttpResponse pendingHead;
     private List<Map.Entry<String, String>> upstreamHeaders;
     private Runnable onClientWritable;
     private Runnable onAbort;
@@ -397,13 +399,23 @@ public final class Exchange implements RequestFacts {
         if (hold) {
             heldHead = head; // written with the first body bytes a filter lets through
         } else if (!(head instanceof FullHttpResponse)) {
-            ctx.write(head, ctx.voidPromise());
+            // Kept until the first body write or flush: a small response's head and end then leave as one message
+            // (one pass through the pipeline, one buffer from the encoder, one write to the socket).
+            pendingHead = head;
         }
     }
 
     /** Sends what {@link #sendResponseContent} wrote (a relay flushes once per read burst, not per chunk). */
     public void flushResponse() {
+        writePendingHead();
         ctx.flush();
+    }
+
+    private void writePendingHead() {
+        if (pendingHead != null) {
+            ctx.write(pendingHead, ctx.voidPromise());
+            pendingHead = null;
+        }
     }
 
     void flushRequestBody() {
@@ -430,6 +442,14 @@ public final class Exchange implements RequestFacts {
             heldHead = null;
         }
         bytesSent += content.content().readableBytes();
+        if (pendingHead != null && content instanceof LastHttpContent last) {
+            HttpResponse head = pendingHead;
+            pendingHead = null;
+            finishResponse(ctx.write(new DefaultFullHttpResponse(head.protocolVersion(), head.status(),
+                    last.content(), head.headers(), last.trailingHeaders())));
+            return;
+        }
+        writePendingHead();
         if (content instanceof LastHttpContent) {
             finishResponse(ctx.write(content));
         } else {
@@ -440,6 +460,7 @@ public final class Exchange implements RequestFacts {
     /** Ends the response without further bytes after a failure mid-stream: the client connection is closed. */
     public void abortResponse() {
         abandonFilters();
+        pendingHead = null; // the connection closes: a head without its body must not be sent
         keepAlive = false;
         responded = true;
         connection.responseComplete(this, false);

@@ -3,11 +3,15 @@ package dev.proxy.server.forward;
 import dev.proxy.server.Exchange;
 import dev.proxy.server.RequestBodySink;
 import io.netty.channel.Channel;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelPipeline;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
@@ -95,10 +99,20 @@ final class ProxyCall implements RequestBodySink {
         backendHandler.attach(this);
         ch.config().setAutoRead(true);
         // Void promises: nothing waits on these writes; a failure closes the connection (BackendHandler).
-        ch.write(exchange.request(), ch.voidPromise());
-        HttpContent c;
-        while ((c = queued.poll()) != null) {
-            ch.write(c, ch.voidPromise());
+        if (replayable) {
+            // No body: the head goes as one complete message (one pass through the pipeline and the encoder); the
+            // request's end, which carries nothing, is then only noted (see onRequestContent).
+            HttpRequest head = exchange.request();
+            ch.write(new DefaultFullHttpRequest(head.protocolVersion(), head.method(), head.uri(), Unpooled.EMPTY_BUFFER,
+                    head.headers(), EmptyHttpHeaders.INSTANCE), ch.voidPromise());
+            queued.forEach(ReferenceCountUtil::release);
+            queued.clear();
+        } else {
+            ch.write(exchange.request(), ch.voidPromise());
+            HttpContent c;
+            while ((c = queued.poll()) != null) {
+                ch.write(c, ch.voidPromise());
+            }
         }
         if (requestDone || !replayable) {
             ch.flush();
@@ -127,6 +141,14 @@ final class ProxyCall implements RequestBodySink {
             if (queued.size() > 8) {
                 exchange.pauseClientReads(); // resumed when the connection is up and writable
             }
+            return;
+        }
+        if (replayable) {
+            // The end of a bodyless request, already sent with its head (attach): nothing to write, only to flush.
+            content.release();
+            backend.flush();
+            unflushed = false;
+            startHeaderTimer();
             return;
         }
         backend.write(content, backend.voidPromise());
@@ -251,8 +273,8 @@ final class ProxyCall implements RequestBodySink {
         h.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.UPGRADE);
         h.set(HttpHeaderNames.UPGRADE, upgrade);
         exchange.sendResponseHead(response);
+        exchange.flushResponse();
         Channel client = exchange.clientChannel();
-        client.flush();
         finished = true;
         backendHandler.detach();
         exchange.takeOverConnection();
