@@ -250,6 +250,40 @@ class ForwardingTest {
     }
 
     @Test
+    void responseHeadReachesTheClientBeforeABodyTheBackendHoldsBack() throws Exception {
+        // The proxy keeps a response head back to send it together with an immediately following end (one write);
+        // a head whose body does not follow at once must still go out when the backend's bytes so far are relayed.
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        HttpServer slowBody = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        slowBody.createContext("/", ex -> {
+            ex.getResponseHeaders().add("X-Head", "early");
+            ex.sendResponseHeaders(200, 5);
+            try (OutputStream os = ex.getResponseBody()) {
+                release.await(30, java.util.concurrent.TimeUnit.SECONDS);
+                os.write("hello".getBytes());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        slowBody.start();
+        backends.add(slowBody);
+        proxy.apply("""
+                http:
+                  routers: {r: {rule: "PathPrefix(`/`)", service: s}}
+                  services: {s: {loadBalancer: {servers: [{url: "http://127.0.0.1:%d"}]}}}
+                """.formatted(slowBody.getAddress().getPort()));
+        HttpResponse<InputStream> head = client.sendAsync(HttpRequest.newBuilder(URI.create(proxy.url("web", "/")))
+                .build(), HttpResponse.BodyHandlers.ofInputStream()).get(10, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(release.getCount()).isEqualTo(1); // the body is still held back
+        assertThat(head.statusCode()).isEqualTo(200);
+        assertThat(head.headers().firstValue("X-Head")).contains("early");
+        release.countDown();
+        try (InputStream body = head.body()) {
+            assertThat(new String(body.readAllBytes())).isEqualTo("hello");
+        }
+    }
+
+    @Test
     void slowBackendIs504WhenResponseHeaderTimeoutIsSet() throws Exception {
         proxy.close();
         proxy = new DataPlane("--entryPoints.web.address=127.0.0.1:0",
