@@ -2,8 +2,8 @@ package dev.proxy.server.forward;
 
 import dev.proxy.server.Exchange;
 import dev.proxy.server.RequestBodySink;
-import io.netty.channel.Channel;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.EmptyHttpHeaders;
@@ -143,7 +143,7 @@ final class ProxyCall implements RequestBodySink {
             }
             return;
         }
-        if (replayable) {
+        if (replayable && content instanceof LastHttpContent) {
             // The end of a bodyless request, already sent with its head (attach): nothing to write, only to flush.
             content.release();
             backend.flush();
