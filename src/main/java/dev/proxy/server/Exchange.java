@@ -3,22 +3,17 @@ package dev.proxy.server;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
-import io.netty.handler.codec.http.DefaultHttpResponse;
-import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
-import io.netty.handler.codec.http.LastHttpContent;
 import dev.proxy.rules.RequestFacts;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -40,25 +35,15 @@ public final class Exchange implements RequestFacts {
     private final String originalUri;
     private final HttpConnectionHandler connection;
     private final String originalHost;
-    private final boolean clientKeepAlive;
     private final HttpVersion clientVersion;
     private final RequestTarget target;
     private final RequestBody requestBody = new RequestBody();
-    private boolean responded;
-    private boolean keepAlive;
-    private boolean mustClose;
-    private List<Consumer<HttpResponse>> responseHeadHooks;
-    private List<ResponseBodyFilter> bodyFilters;
-    private HttpResponse heldHead;
-    /** A streamed response's head not written yet: sent with the body's end when that follows at once. */
-    private HttpResponse pendingHead;
+    private final ResponseWriter writer;
     private List<Map.Entry<String, String>> upstreamHeaders;
     private Runnable onClientWritable;
     private Runnable onAbort;
     private final long startNanos = System.nanoTime();
     private Route route;
-    private int status;
-    private long bytesSent;
     private String serviceUrl;
 
     Exchange(ChannelHandlerContext ctx, HttpRequest request, HttpConnectionHandler connection) {
@@ -67,10 +52,12 @@ public final class Exchange implements RequestFacts {
         this.connection = connection;
         this.originalHost = request.headers().get(HttpHeaderNames.HOST, "");
         this.originalUri = request.uri();
-        // Decided before any handler rewrites the head for a backend (which removes Connection).
-        this.clientKeepAlive = HttpUtil.isKeepAlive(request);
         this.clientVersion = request.protocolVersion();
         this.target = new RequestTarget(request, originalHost);
+        // Keep-alive as the client asked, decided before any handler rewrites the head for a backend (which removes
+        // Connection).
+        this.writer = new ResponseWriter(ctx, this, connection, requestBody, HttpUtil.isKeepAlive(request),
+                clientVersion);
     }
 
     /**
@@ -215,7 +202,7 @@ public final class Exchange implements RequestFacts {
             content.release();
             rejectBody(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE);
         } else {
-            requestBody.arrived(content, responded);
+            requestBody.arrived(content, writer.responded());
         }
     }
 
@@ -235,12 +222,12 @@ public final class Exchange implements RequestFacts {
     }
 
     private void rejectBody(HttpResponseStatus status) {
-        if (requestBody.complete() && responded) {
+        if (requestBody.complete() && writer.responded()) {
             return;
         }
         requestBody.abort();
         closeAfterResponse();
-        if (!responded) {
+        if (!writer.responded()) {
             respond(status, status.reasonPhrase());
         } else {
             abortResponse();
@@ -286,29 +273,23 @@ public final class Exchange implements RequestFacts {
     }
 
     void aborted() {
-        abandonFilters();
+        writer.abandonFilters();
         requestBody.releasePending();
         if (onAbort != null) {
             onAbort.run();
         }
     }
 
-    // ---- response ----
+    // ---- response (written by ResponseWriter) ----
 
     /** Lets a middleware adjust the response head before it is sent (headers, cookies). */
     public void addResponseHeadHook(Consumer<HttpResponse> hook) {
-        if (responseHeadHooks == null) {
-            responseHeadHooks = new ArrayList<>(2);
-        }
-        responseHeadHooks.add(hook);
+        writer.addHeadHook(hook);
     }
 
     /** Lets a middleware transform the response body (applied in the order added). */
     public void addResponseBodyFilter(ResponseBodyFilter filter) {
-        if (bodyFilters == null) {
-            bodyFilters = new ArrayList<>(2);
-        }
-        bodyFilters.add(filter);
+        writer.addBodyFilter(filter);
     }
 
     /**
@@ -350,72 +331,22 @@ public final class Exchange implements RequestFacts {
         return response;
     }
 
-    /** Writes a complete response. */
+    /** Writes a complete response and flushes it. */
     public void respond(FullHttpResponse response) {
-        if (bodyFilters != null) {
-            // Filters work on streams: send the full response as a head and one last chunk.
-            HttpResponse head = new DefaultHttpResponse(response.protocolVersion(), response.status(), response.headers());
-            sendResponseHead(head);
-            sendResponseContent(new DefaultLastHttpContent(response.content()));
-            ctx.flush();
-            return;
-        }
-        sendResponseHead(response);
-        bytesSent += response.content().readableBytes();
-        finishResponse(ctx.writeAndFlush(response));
+        writer.respond(response);
     }
 
     /**
-     * Writes the head of a streamed response (not flushed; the first body chunk flushes it). The connection's
-     * keep-alive decision is made here and written into the head.
+     * Starts a streamed response: its head is written with the first body chunk or flush (with the body's end as one
+     * message when that follows at once). The connection's keep-alive decision is made here and written into the head.
      */
     public void sendResponseHead(HttpResponse head) {
-        if (responded) {
-            throw new IllegalStateException("response already sent");
-        }
-        responded = true;
-        status = head.status().code();
-        if (responseHeadHooks != null) {
-            for (Consumer<HttpResponse> hook : responseHeadHooks) {
-                hook.accept(head);
-            }
-        }
-        boolean hold = false;
-        if (bodyFilters != null) {
-            for (ResponseBodyFilter f : bodyFilters) {
-                f.onHead(head, this);
-                hold |= f.holdsHead();
-            }
-        }
-        keepAlive = clientKeepAlive && !mustClose && connection.mayKeepAlive();
-        if (!keepAlive) {
-            head.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-        } else if (clientVersion.equals(HttpVersion.HTTP_1_0)) {
-            head.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
-        }
-        if (!requestBody.hasSink()) {
-            requestBody.releasePending();
-        }
-        if (hold) {
-            heldHead = head; // written with the first body bytes a filter lets through
-        } else if (!(head instanceof FullHttpResponse)) {
-            // Kept until the first body write or flush: a small response's head and end then leave as one message
-            // (one pass through the pipeline, one buffer from the encoder, one write to the socket).
-            pendingHead = head;
-        }
+        writer.sendHead(head);
     }
 
     /** Sends what {@link #sendResponseContent} wrote (a relay flushes once per read burst, not per chunk). */
     public void flushResponse() {
-        writePendingHead();
-        ctx.flush();
-    }
-
-    private void writePendingHead() {
-        if (pendingHead != null) {
-            ctx.write(pendingHead, ctx.voidPromise());
-            pendingHead = null;
-        }
+        writer.flush();
     }
 
     void flushRequestBody() {
@@ -428,63 +359,21 @@ public final class Exchange implements RequestFacts {
      * exceptionCaught, which closes the connection).
      */
     public void sendResponseContent(HttpContent content) {
-        if (bodyFilters != null) {
-            for (ResponseBodyFilter filter : bodyFilters) {
-                content = filter.onContent(content);
-            }
-        }
-        if (heldHead != null) {
-            if (!content.content().isReadable() && !(content instanceof LastHttpContent)) {
-                content.release(); // still held back: nothing may be written before the head
-                return;
-            }
-            ctx.write(heldHead, ctx.voidPromise());
-            heldHead = null;
-        }
-        bytesSent += content.content().readableBytes();
-        if (pendingHead != null && content instanceof LastHttpContent last) {
-            HttpResponse head = pendingHead;
-            pendingHead = null;
-            finishResponse(ctx.write(new DefaultFullHttpResponse(head.protocolVersion(), head.status(),
-                    last.content(), head.headers(), last.trailingHeaders())));
-            return;
-        }
-        writePendingHead();
-        if (content instanceof LastHttpContent) {
-            finishResponse(ctx.write(content));
-        } else {
-            ctx.write(content, ctx.voidPromise());
-        }
+        writer.sendContent(content);
     }
 
     /** Ends the response without further bytes after a failure mid-stream: the client connection is closed. */
     public void abortResponse() {
-        abandonFilters();
-        pendingHead = null; // the connection closes: a head without its body must not be sent
-        keepAlive = false;
-        responded = true;
-        connection.responseComplete(this, false);
+        writer.abort();
     }
 
     /** Marks the keep-alive decision void: the connection closes after this response (e.g. after an upgrade). */
     public void closeAfterResponse() {
-        mustClose = true;
-        keepAlive = false;
-    }
-
-    private void abandonFilters() {
-        if (bodyFilters != null) {
-            bodyFilters.forEach(ResponseBodyFilter::abandon);
-        }
-    }
-
-    private void finishResponse(ChannelFuture written) {
-        boolean ka = keepAlive;
-        written.addListener(f -> connection.responseComplete(this, ka && f.isSuccess()));
+        writer.closeAfter();
     }
 
     public boolean responded() {
-        return responded;
+        return writer.responded();
     }
 
     void route(Route route) {
@@ -502,7 +391,7 @@ public final class Exchange implements RequestFacts {
         return new ExchangeRecord(entryPoint(), route == null ? null : route.name(),
                 handler == null ? null : handler.name(), request.method().name(), originalUri,
                 isHttp2() ? "HTTP/2.0" : clientVersion.text(), originalHost, request.headers(), clientAddress(),
-                status, bytesSent, startNanos, System.nanoTime() - startNanos,
+                writer.status(), writer.bytesSent(), startNanos, System.nanoTime() - startNanos,
                 handler != null && handler.name().endsWith("@internal"), serviceUrl, isTls());
     }
 
