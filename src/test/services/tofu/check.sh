@@ -11,7 +11,7 @@ tools="$(bash "$here/build.sh" | tail -1)"
 cd "$root"
 # A fixed empty CLI configuration: no user's ~/.tofurc or TF_CLI_CONFIG_FILE changes what fmt does.
 export TF_CLI_CONFIG_FILE=/dev/null TF_IN_AUTOMATION=1
-echo "== tofu fmt -check -recursive terraform/ ($("$tools/tofu" version | head -1))"
+echo "== tofu fmt -check -recursive terraform/ ($("$tools/tofu" version | sed -n 1p))"
 "$tools/tofu" fmt -check -recursive -diff terraform/
 echo "== hclcheck"
 modules=(terraform)
