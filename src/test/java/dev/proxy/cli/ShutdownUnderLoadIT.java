@@ -143,7 +143,8 @@ class ShutdownUnderLoadIT {
                     .as("requests in flight when the first connection was refused, completed").isPositive();
 
             List<Probe> afterSignal = probes.stream().filter(p -> p.atNanos() > signalled).toList();
-            assertThat(afterSignal).extracting(Probe::status).containsOnly(200, 503, 0);
+            // A probe may still see 200 if it beats the signal handler, and 0 once the process is gone; neither is required.
+            assertThat(afterSignal).extracting(Probe::status).isSubsetOf(200, 503, 0);
             long first503 = afterSignal.stream().filter(p -> p.status() == 503).mapToLong(Probe::atNanos).min()
                     .orElseThrow(() -> new AssertionError("ping never answered 503: " + afterSignal));
             long last503 = afterSignal.stream().filter(p -> p.status() == 503).mapToLong(Probe::atNanos).max().orElseThrow();
