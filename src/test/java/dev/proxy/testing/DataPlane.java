@@ -43,7 +43,7 @@ import java.util.Map;
 public final class DataPlane implements AutoCloseable {
 
     public final InstallConfig install;
-    public final NettyTransport transport = new NettyTransport();
+    public final NettyTransport transport;
     public final PingEndpoint pingEndpoint;
     public final RoutingService routing;
     public final Middlewares middlewares;
@@ -76,8 +76,18 @@ public final class DataPlane implements AutoCloseable {
         this(new Middlewares(), retries, installFlags);
     }
 
+    /** @param transport {@code auto}, {@code io_uring}, {@code epoll} or {@code nio}: the network I/O to run on */
+    public static DataPlane onTransport(String transport, String... installFlags) {
+        return new DataPlane(new Middlewares(), CertificateResolvers.DEFAULT_RETRIES, transport, installFlags);
+    }
+
     private DataPlane(Middlewares middlewares, Backoff retries, String... installFlags) {
+        this(middlewares, retries, System.getProperty("proxy.transport", "auto"), installFlags);
+    }
+
+    private DataPlane(Middlewares middlewares, Backoff retries, String transportKind, String... installFlags) {
         this.middlewares = middlewares;
+        this.transport = new NettyTransport(transportKind);
         List<ConfigEntry> entries = CommandLineEntries.fromFlags(List.of(installFlags));
         install = RecordDecoder.decode(InstallConfig.class, entries);
         pingEndpoint = new PingEndpoint(install);
