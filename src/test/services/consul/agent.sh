@@ -32,20 +32,28 @@ running_pid() {
 }
 
 # Picks free 127.0.0.1 ports, all held open together so they differ. Serf uses TCP and UDP on the
-# same port, so every port is checked for both.
+# same port, so every port is checked for both. They come from below the kernel's ephemeral range
+# (net.ipv4.ip_local_port_range): an agent restarted on the same ports must not find one of them taken
+# as the source port of some outgoing connection in the meantime (seen: "bind: address already in use").
 free_ports() {
   python3 - "$1" <<'EOF'
-import socket, sys
+import random, socket, sys
+try:
+    low = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+except (OSError, ValueError, IndexError):
+    low = 32768
+first = 10000 if low > 12000 else 1024
 held, ports = [], []
 while len(ports) < int(sys.argv[1]):
+    port = random.randrange(first, low)
     tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    tcp.bind(("127.0.0.1", 0))
-    port = tcp.getsockname()[1]
     udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     try:
+        tcp.bind(("127.0.0.1", port))
         udp.bind(("127.0.0.1", port))
     except OSError:
         tcp.close()
+        udp.close()
         continue
     held += [tcp, udp]
     ports.append(port)
