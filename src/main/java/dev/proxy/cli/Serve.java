@@ -7,6 +7,7 @@ import dev.proxy.config.install.InstallConfigLoader;
 import dev.proxy.log.LogSetup;
 import dev.proxy.ping.PingProbe;
 import dev.proxy.provider.Providers;
+import dev.proxy.server.NettyTransport;
 import dev.proxy.server.ProxyServer;
 import dev.proxy.systemd.Systemd;
 import io.micronaut.context.ApplicationContext;
@@ -96,8 +97,9 @@ final class Serve {
             return 1;
         }
         long started = uptimeMillis();
-        LOG.info("proxy {} started in {} ms after main(); configuration: {}; entry points: {}", VersionCommand.version(),
-                started, loaded.fileDescription(), server.describe());
+        LOG.info("proxy {} started in {} ms after main(); configuration: {}; entry points: {}; network I/O: {}",
+                VersionCommand.version(), started, loaded.fileDescription(), server.describe(),
+                context.getBean(NettyTransport.class).kind());
         LOG.debug("start-up: command line and configuration {} ms, logging and DI context {} ms, entry points {} ms",
                 configured, contextStarted - configured, started - contextStarted);
         // Providers start once the entry points are bound; they stop when the context closes (@PreDestroy).

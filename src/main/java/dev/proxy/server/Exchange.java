@@ -249,7 +249,7 @@ public final class Exchange implements RequestFacts {
     }
 
     public void resumeClientReads() {
-        ctx.channel().config().setAutoRead(true);
+        ReadResumption.resume(ctx.channel());
     }
 
     public boolean clientWritable() {

@@ -393,7 +393,7 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
         if (current == null || !current.requestComplete()) {
             // Turning auto-read back on starts a read; when it is on already (the usual keep-alive case) the
             // connection is being read and nothing is to be done.
-            ctx.channel().config().setAutoRead(true);
+            ReadResumption.resume(ctx.channel());
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.proxy.server.forward;
 
 import dev.proxy.server.Exchange;
+import dev.proxy.server.ReadResumption;
 import dev.proxy.server.RequestBodySink;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -68,7 +69,7 @@ final class ProxyCall implements RequestBodySink {
         exchange.onAbort(this::clientGone);
         exchange.onClientWritable(() -> {
             if (backend != null) {
-                backend.config().setAutoRead(true);
+                ReadResumption.resume(backend);
             }
         });
         exchange.requestBodyTo(this);

@@ -65,7 +65,9 @@ class ConfigurationIT {
         assertThat(Loopback.get(webPort, "/ping").statusCode()).isEqualTo(404);
         assertThat(proxy.awaitLine("started in"))
                 .contains("configuration: " + workingDirectory.resolve("proxy.yml"))
-                .contains("entry points: admin=127.0.0.1:" + adminPort + ", web=127.0.0.1:" + webPort);
+                .contains("entry points: admin=127.0.0.1:" + adminPort + ", web=127.0.0.1:" + webPort)
+                .endsWith("; network I/O: " + (io.netty.channel.uring.IoUring.isAvailable() ? "io_uring"
+                        : io.netty.channel.epoll.Epoll.isAvailable() ? "epoll" : "nio"));
     }
 
     /** Where each source puts {@code entryPoints.admin.address}: the right port, or a closed one. */
