@@ -16,6 +16,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,7 +46,7 @@ class ShutdownIT {
 
             proxy.signal("TERM");
 
-            awaitPingStatus(ping, 503);
+            awaitPingStatus(proxy, ping, 503);
             HttpResponse<String> terminating = Loopback.get(ping, "/ping");
             assertThat(terminating.statusCode()).isEqualTo(503);
             assertThat(terminating.body()).isEqualTo("Service Unavailable");
@@ -71,7 +73,7 @@ class ShutdownIT {
 
             proxy.signal("INT");
 
-            awaitPingStatus(ping, 204);
+            awaitPingStatus(proxy, ping, 204);
             assertThat(Loopback.get(ping, "/ping").body()).isEmpty();
             assertThat(proxy.awaitExit()).as(proxy.transcript()).isZero();
         }
@@ -127,7 +129,7 @@ class ShutdownIT {
 
             proxy.signal("TERM");
 
-            awaitPingStatus(ping, 503);
+            awaitPingStatus(proxy, ping, 503);
             assertThat(proxy.isAlive()).as("waits for the request in flight").isTrue();
             answer.countDown();
             HttpResponse<String> r = slow.get(30, TimeUnit.SECONDS);
@@ -140,8 +142,22 @@ class ShutdownIT {
         }
     }
 
-    private static void awaitPingStatus(int port, int status) {
-        await("GET /ping → " + status).atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
-                .until(() -> Loopback.get(port, "/ping").statusCode() == status);
+    /**
+     * Polls /ping until it answers {@code status}; on a timeout the failure says what ping answered last (a status or
+     * the transport error) and shows the proxy's output.
+     */
+    private static void awaitPingStatus(ProxyProcess proxy, int port, int status) {
+        AtomicReference<String> last = new AtomicReference<>("no answer yet");
+        try {
+            await("GET /ping → " + status).atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> {
+                        int seen = Loopback.get(port, "/ping").statusCode();
+                        last.set("status " + seen);
+                        return seen == status;
+                    });
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("ping never answered " + status + "; last: " + last.get() + "\n"
+                    + proxy.transcript(), e);
+        }
     }
 }
