@@ -21,6 +21,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
 /**
  * Runs the proxy: starts the Micronaut context with the install configuration as a bean, binds the entry points,
@@ -53,7 +54,9 @@ final class Serve {
         // Handlers before anything else: a signal during start-up is acted on once the entry points are bound,
         // instead of the JVM's default (exit at once with 143 while a load balancer may already send requests).
         Signal.handle(new Signal("TERM"), s -> onSignal(s.getName()));
-        Signal.handle(new Signal("INT"), s -> onSignal(s.getName()));
+        // A signal inherited as ignored stays ignored: the JVM installs no handler and says nothing (bin/proxy restores
+        // SIGINT's default first where it can; see there).
+        boolean sigintIgnored = Signal.handle(new Signal("INT"), s -> onSignal(s.getName())) == SignalHandler.SIG_IGN;
         // SIGUSR1: reopen the access log file (log rotation by renaming, as Traefik); acted on once started.
         Signal.handle(new Signal("USR1"), s -> running.thenAccept(r -> r.context().findBean(AccessLog.class)
                 .ifPresent(AccessLog::reopen)));
@@ -61,6 +64,10 @@ final class Serve {
         InstallConfig config = loaded.config();
         boolean indexed = ServiceIndex.install(Serve.class.getClassLoader(), unusedModules(config));
         LogSetup.apply(config.log());
+        if (sigintIgnored) {
+            LOG.warn("SIGINT is ignored: this process was started with it ignored (in the background by a shell without"
+                    + " job control?), so only SIGTERM starts a graceful shutdown");
+        }
         // The install configuration as loaded, for support; ConfigTree masks secrets, including credentials held as
         // plain text (an access key id), which the records' own toString would print.
         LOG.debug("install configuration: {}", ConfigTree.of(config));

@@ -80,6 +80,42 @@ class ShutdownIT {
     }
 
     @Test
+    void sigintInheritedAsIgnoredStillStartsTheGracefulShutdown() {
+        // A shell without job control starts `proxy &` with SIGINT ignored; the JVM alone would keep it ignored.
+        int ping = ProxyProcess.freePort();
+        int web = ProxyProcess.freePort();
+        try (ProxyProcess proxy = ProxyProcess.command("--ping", "--entryPoints.proxy.address=127.0.0.1:" + ping,
+                "--entryPoints.web.address=127.0.0.1:" + web,
+                "--entryPoints.web.transport.lifeCycle.requestAcceptGraceTimeout=" + GRACE).sigintIgnored().start()) {
+            proxy.awaitPort(ping);
+
+            proxy.signal("INT");
+
+            awaitPingStatus(proxy, ping, 503);
+            assertThat(proxy.awaitExit()).as(proxy.transcript()).isZero();
+            assertThat(proxy.stdout()).anyMatch(l -> l.contains("received SIGINT: graceful shutdown"))
+                    .noneMatch(l -> l.contains("SIGINT is ignored"));
+        }
+    }
+
+    @Test
+    void withoutTheLauncherASigintInheritedAsIgnoredIsReportedAndSigtermStillWorks() {
+        int ping = ProxyProcess.freePort();
+        try (ProxyProcess proxy = ProxyProcess.command("--ping", "--entryPoints.proxy.address=127.0.0.1:" + ping)
+                .sigintIgnored().jarDirectly().start()) {
+            assertThat(proxy.awaitLine("SIGINT is ignored")).contains("only SIGTERM starts a graceful shutdown");
+            proxy.awaitPort(ping);
+
+            proxy.signal("INT"); // discarded by the kernel: an ignored signal is never queued
+            proxy.signal("TERM");
+
+            assertThat(proxy.awaitExit()).as(proxy.transcript()).isZero();
+            assertThat(proxy.stdout()).noneMatch(l -> l.contains("received SIGINT"))
+                    .anyMatch(l -> l.contains("received SIGTERM: graceful shutdown"));
+        }
+    }
+
+    @Test
     void onSigtermAnInFlightRequestCompletesThenTheProcessExits0(@TempDir Path dir) throws Exception {
         // The backend holds /slow until the test lets it answer: the request is in flight for certain.
         CountDownLatch arrived = new CountDownLatch(1);

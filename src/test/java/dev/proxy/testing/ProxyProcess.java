@@ -93,6 +93,8 @@ public final class ProxyProcess implements AutoCloseable {
         private final List<String> args;
         private final Map<String, String> env = new LinkedHashMap<>();
         private Path workingDirectory;
+        private boolean sigintIgnored;
+        private boolean jarDirectly;
 
         private Launch(List<String> args) {
             this.args = args;
@@ -110,8 +112,27 @@ public final class ProxyProcess implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Starts the process with SIGINT ignored, as a shell without job control starts a background command
+         * ({@code proxy &} in a script): {@code sh} sets the disposition and execs, so the pid stays the proxy's.
+         */
+        public Launch sigintIgnored() {
+            this.sigintIgnored = true;
+            return this;
+        }
+
+        /** Runs {@code java -jar proxy.jar} without the launcher {@code bin/proxy} (and its flags). */
+        public Launch jarDirectly() {
+            this.jarDirectly = true;
+            return this;
+        }
+
         public ProxyProcess start() {
-            List<String> command = new ArrayList<>(program());
+            List<String> command = new ArrayList<>();
+            if (sigintIgnored) {
+                command.addAll(List.of("sh", "-c", "trap '' INT; exec \"$@\"", "sh"));
+            }
+            command.addAll(jarDirectly ? jarCommand() : program());
             command.addAll(args);
             try {
                 Path dir = workingDirectory != null ? workingDirectory : Files.createTempDirectory("proxy-it");
@@ -138,11 +159,15 @@ public final class ProxyProcess implements AutoCloseable {
             if (Files.isExecutable(Path.of(launcher))) {
                 return List.of(launcher);
             }
+            return jarCommand();
+        }
+
+        private static List<String> jarCommand() {
             String jar = System.getProperty("proxy.jar", "target/proxy.jar");
             if (Files.isRegularFile(Path.of(jar))) {
                 return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar);
             }
-            throw new IllegalStateException("neither " + launcher + " nor " + jar + " exists: run `mvn package` first");
+            throw new IllegalStateException(jar + " does not exist: run `mvn package` first");
         }
     }
 
