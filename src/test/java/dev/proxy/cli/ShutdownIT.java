@@ -179,8 +179,8 @@ class ShutdownIT {
     }
 
     /**
-     * Polls /ping until it answers {@code status}; on a timeout the failure says what ping answered last (a status or
-     * the transport error) and shows the proxy's output.
+     * Polls /ping until it answers {@code status}; on a timeout the failure says which status ping answered last and
+     * shows the proxy's output (a transport error fails at once, with its own message).
      */
     private static void awaitPingStatus(ProxyProcess proxy, int port, int status) {
         AtomicReference<String> last = new AtomicReference<>("no answer yet");
