@@ -12,6 +12,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -37,9 +39,7 @@ class ShutdownIT {
     void onSigtermPingAnswers503UntilTheEntryPointsHaveDrainedThenTheProcessExits0() {
         int ping = ProxyProcess.freePort();
         int web = ProxyProcess.freePort();
-        try (ProxyProcess proxy = ProxyProcess.command("--ping", "--entryPoints.proxy.address=127.0.0.1:" + ping,
-                "--entryPoints.web.address=127.0.0.1:" + web,
-                "--entryPoints.web.transport.lifeCycle.requestAcceptGraceTimeout=" + GRACE).start()) {
+        try (ProxyProcess proxy = pingAndGracefulWeb(ping, web).start()) {
             proxy.awaitPort(ping);
             proxy.awaitPort(web);
             assertThat(Loopback.get(ping, "/ping").statusCode()).isEqualTo(200);
@@ -66,9 +66,7 @@ class ShutdownIT {
     void onSigintPingAnswersACustomTerminatingStatus() {
         int ping = ProxyProcess.freePort();
         int web = ProxyProcess.freePort();
-        try (ProxyProcess proxy = ProxyProcess.command("--ping", "--ping.terminatingStatusCode=204",
-                "--entryPoints.proxy.address=127.0.0.1:" + ping, "--entryPoints.web.address=127.0.0.1:" + web,
-                "--entryPoints.web.transport.lifeCycle.requestAcceptGraceTimeout=" + GRACE).start()) {
+        try (ProxyProcess proxy = pingAndGracefulWeb(ping, web, "--ping.terminatingStatusCode=204").start()) {
             proxy.awaitPort(ping);
 
             proxy.signal("INT");
@@ -84,9 +82,7 @@ class ShutdownIT {
         // A shell without job control starts `proxy &` with SIGINT ignored; the JVM alone would keep it ignored.
         int ping = ProxyProcess.freePort();
         int web = ProxyProcess.freePort();
-        try (ProxyProcess proxy = ProxyProcess.command("--ping", "--entryPoints.proxy.address=127.0.0.1:" + ping,
-                "--entryPoints.web.address=127.0.0.1:" + web,
-                "--entryPoints.web.transport.lifeCycle.requestAcceptGraceTimeout=" + GRACE).sigintIgnored().start()) {
+        try (ProxyProcess proxy = pingAndGracefulWeb(ping, web).sigintIgnored().start()) {
             proxy.awaitPort(ping);
 
             proxy.signal("INT");
@@ -176,6 +172,18 @@ class ShutdownIT {
             answer.countDown();
             backend.stop(0);
         }
+    }
+
+    /**
+     * Ping on its own entry point, and a {@code web} entry point that keeps accepting for {@link #GRACE} after a
+     * signal (so the ping entry point answers the terminating status for that long).
+     */
+    private static ProxyProcess.Launch pingAndGracefulWeb(int ping, int web, String... more) {
+        List<String> args = new ArrayList<>(List.of("--ping", "--entryPoints.proxy.address=127.0.0.1:" + ping,
+                "--entryPoints.web.address=127.0.0.1:" + web,
+                "--entryPoints.web.transport.lifeCycle.requestAcceptGraceTimeout=" + GRACE));
+        args.addAll(List.of(more));
+        return ProxyProcess.command(args.toArray(String[]::new));
     }
 
     /**
